@@ -1,0 +1,17 @@
+"""Environment defaults, read at call time so a caller can change them between calls."""
+
+from __future__ import annotations
+
+import os
+
+DEFAULT_SEARXNG_URL = "http://127.0.0.1:8888"  # where scripts/serve and docker compose listen
+
+
+def searxng_url() -> str:
+    """LLMWEB_SEARXNG_URL, else the local deployment's address."""
+    return os.environ.get("LLMWEB_SEARXNG_URL", "").strip() or DEFAULT_SEARXNG_URL
+
+
+def fetch_allow() -> str:
+    """LLMWEB_FETCH_ALLOW: comma-separated hosts or networks the fetcher may reach although private."""
+    return os.environ.get("LLMWEB_FETCH_ALLOW", "").strip()

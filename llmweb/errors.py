@@ -1,0 +1,95 @@
+"""The one exception tree of the llmweb client.
+
+Every failure a caller can act on is a child of :class:`LlmwebError`, so a caller
+catches at the level it cares about::
+
+    LlmwebError
+     ├── InvalidInput            the arguments cannot be used (empty query, bad URL, …)
+     ├── SearchUnavailable       SearXNG or every engine it asked could not search
+     ├── FetchError              a page could not be turned into text
+     │    ├── BlockedAddress     the address is private, loopback, metadata, …
+     │    ├── TooLarge           the decoded body passed the byte cap
+     │    ├── UnsupportedContent images, archives, binaries, PDFs without text
+     │    ├── NeedsJavaScript    the page is an empty shell filled in by scripts
+     │    ├── ChallengePage      a bot check ("Just a moment…", captcha) answered
+     │    ├── UpstreamStatus     the server answered with an HTTP error status
+     │    └── NoReadableText     the page holds no text worth returning
+     ├── Timeout                 the total deadline passed (search or fetch)
+     └── CompressorError         the optional compressor failed
+
+Each message says what happened and what to do next, in one or two sentences a
+model can act on. Messages never carry secrets.
+"""
+
+from __future__ import annotations
+
+
+class LlmwebError(Exception):
+    """Base of every error llmweb raises on purpose."""
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class InvalidInput(LlmwebError, ValueError):
+    """The caller's arguments cannot be used as they are."""
+
+
+class SearchUnavailable(LlmwebError):
+    """Searching failed: SearXNG is unreachable or refuses, or every engine failed.
+
+    ``engines`` maps an unresponsive engine's name to SearXNG's reason for it.
+    """
+
+    def __init__(self, message: str, engines: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.engines = dict(engines or {})
+
+
+class FetchError(LlmwebError):
+    """A page could not be fetched or turned into text. ``url`` is the page asked for."""
+
+    def __init__(self, message: str, url: str = "") -> None:
+        super().__init__(message)
+        self.url = url
+
+
+class BlockedAddress(FetchError):
+    """The address resolves to a network the fetcher must not reach."""
+
+
+class TooLarge(FetchError):
+    """The decoded body passed the byte cap."""
+
+
+class UnsupportedContent(FetchError):
+    """The content type cannot be turned into text (image, archive, binary, …)."""
+
+
+class NeedsJavaScript(FetchError):
+    """The page is a shell whose content only JavaScript fills in."""
+
+
+class ChallengePage(FetchError):
+    """A bot check answered instead of the page."""
+
+
+class UpstreamStatus(FetchError):
+    """The server answered with an HTTP error status."""
+
+    def __init__(self, message: str, url: str = "", status: int = 0) -> None:
+        super().__init__(message, url)
+        self.status = status
+
+
+class NoReadableText(FetchError):
+    """The page holds no readable text (for example a scanned PDF)."""
+
+
+class Timeout(LlmwebError):
+    """The total deadline of a search or fetch passed."""
+
+
+class CompressorError(LlmwebError):
+    """The optional compressor failed, so the call fails rather than return partial text."""

@@ -1,0 +1,167 @@
+"""Real servers on loopback: valkey, a fake Brave API, and SearXNG from the shipped settings.
+
+The shipped settings/ are copied and changed only where a loopback test must: the
+engine's base_url points at the fake Brave (with enable_http), the keyless engines
+are made inactive (they would reach the internet), and the key is a sentinel.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import yaml
+from pytest_httpserver import HTTPServer
+
+from llmweb import stack
+
+REPO = Path(__file__).resolve().parent.parent
+SETTINGS = REPO / "settings"
+ENGINE_NAME = "brave api"
+BRAVE_PATH = "/res/v1/web/search"
+# Obviously not a real key; the secrets tests look for it in every output.
+SENTINEL_KEY = "sentinel-brave-key-NOT-REAL-7f3a9c"
+
+OUTSIDE_ENGINES = ("duckduckgo", "wikipedia")
+
+
+def shipped_settings() -> dict[str, Any]:
+    return dict(yaml.safe_load((SETTINGS / "settings.yml").read_text()))
+
+
+def engine_entry(settings: dict[str, Any], name: str = ENGINE_NAME) -> dict[str, Any]:
+    return next(e for e in settings["engines"] if e["name"] == name)
+
+
+def write_test_settings(
+    folder: Path,
+    brave_url: str,
+    change: Callable[[dict[str, Any]], None] | None = None,
+) -> Path:
+    """Shipped settings.yml and limiter.toml, pointed at the fake Brave, in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    settings = shipped_settings()
+    entry = engine_entry(settings)
+    entry["base_url"] = brave_url + BRAVE_PATH
+    entry["enable_http"] = True
+    for engine in settings["engines"]:
+        if engine["name"] in OUTSIDE_ENGINES:
+            engine["inactive"] = True
+    if change:
+        change(settings)
+    (folder / "settings.yml").write_text(yaml.safe_dump(settings, sort_keys=False))
+    shutil.copyfile(SETTINGS / "limiter.toml", folder / "limiter.toml")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[stack.Process]:
+    proc = stack.start_valkey(tmp_path_factory.mktemp("valkey"))
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def brave_server() -> Iterator[HTTPServer]:
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.start()
+    yield server
+    server.clear()
+    if server.is_running():
+        server.stop()
+
+
+@pytest.fixture
+def brave(brave_server: HTTPServer) -> Iterator[HTTPServer]:
+    """The fake Brave API, emptied of handlers and logs before and after each test."""
+    brave_server.clear()
+    yield brave_server
+    brave_server.clear()
+
+
+@pytest.fixture(scope="session")
+def engines_installed() -> None:
+    stack.install_engines()
+
+
+def _start(
+    tmp: Path,
+    brave_url: str,
+    valkey_url: str,
+    change: Callable[[dict[str, Any]], None] | None = None,
+    env: dict[str, str] | None = None,
+) -> stack.Process:
+    settings_dir = write_test_settings(tmp / "settings", brave_url, change)
+    full_env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": valkey_url, **(env or {})}
+    return stack.start_searxng(settings_dir, workdir=tmp / "run", env=full_env)
+
+
+@pytest.fixture(scope="session")
+def searxng(
+    tmp_path_factory: pytest.TempPathFactory,
+    brave_server: HTTPServer,
+    valkey: stack.Process,
+    engines_installed: None,
+) -> Iterator[stack.Process]:
+    """One SearXNG for the session, as shipped (limiter on, real valkey), Brave faked."""
+    proc = _start(tmp_path_factory.mktemp("searxng"), brave_server.url_for("").rstrip("/"), valkey.url)
+    yield proc
+    proc.stop()
+
+
+StartSearxng = Callable[..., stack.Process]
+
+
+@pytest.fixture
+def start_searxng(
+    tmp_path: Path, brave_server: HTTPServer, valkey: stack.Process, engines_installed: None
+) -> Iterator[StartSearxng]:
+    """A SearXNG of a test's own, for tests that suspend the engine or change settings."""
+    started: list[stack.Process] = []
+
+    def start(
+        change: Callable[[dict[str, Any]], None] | None = None, env: dict[str, str] | None = None
+    ) -> stack.Process:
+        proc = _start(tmp_path / str(len(started)), brave_server.url_for("").rstrip("/"), valkey.url, change, env)
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:
+        proc.stop()
+
+
+# Browser-like headers: SearXNG's bot detection asks for them from clients outside the pass list.
+BROWSER_HEADERS = {
+    "Accept": "text/html,application/json;q=0.9,*/*;q=0.8",
+    "Accept-Language": "pl-PL,pl;q=0.9",
+    "Accept-Encoding": "gzip",
+    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) llmweb-tests",
+}
+
+
+def search_json(searxng: stack.Process, **params: Any) -> dict[str, Any]:
+    """One JSON search through SearXNG's HTTP API, as a model client makes it."""
+    answer = httpx.get(
+        searxng.url + "/search", params={"format": "json", **params}, headers=BROWSER_HEADERS, timeout=30
+    )
+    assert answer.status_code == 200, answer.text[:500]
+    return dict(answer.json())
+
+
+def brave_answer(results: list[dict[str, Any]], **sections: Any) -> dict[str, Any]:
+    """A Brave web search answer in the documented shape."""
+    return {"type": "search", "query": {"original": "q"}, "web": {"type": "search", "results": results}, **sections}
+
+
+def brave_result(url: str, title: str = "Title", **fields: Any) -> dict[str, Any]:
+    return {"type": "search_result", "url": url, "title": title, "family_friendly": True, "language": "pl", **fields}
+
+
+def load_fixture(name: str) -> Any:
+    return json.loads((REPO / "tests" / "fixtures" / name).read_text())
