@@ -111,7 +111,9 @@ def _wait_for_port(proc: Process, host: str, port: int, timeout: float) -> None:
             return
         time.sleep(0.05)
     proc.stop()
-    raise StackError(f"{proc.name} did not listen on {host}:{port} within {timeout:.0f}s:\n{proc.log_text()[-3000:]}")
+    raise StackError(
+        f"{proc.name} did not listen on {host}:{port} within {timeout:.0f}s:\n{proc.log_text()[-3000:]}"
+    )
 
 
 def start_valkey(workdir: Path, port: int | None = None, host: str = "127.0.0.1") -> Process:

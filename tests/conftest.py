@@ -127,7 +127,9 @@ def start_searxng(
     def start(
         change: Callable[[dict[str, Any]], None] | None = None, env: dict[str, str] | None = None
     ) -> stack.Process:
-        proc = _start(tmp_path / str(len(started)), brave_server.url_for("").rstrip("/"), valkey.url, change, env)
+        proc = _start(
+            tmp_path / str(len(started)), brave_server.url_for("").rstrip("/"), valkey.url, change, env
+        )
         started.append(proc)
         return proc
 
@@ -139,7 +141,7 @@ def start_searxng(
 # Browser-like headers: SearXNG's bot detection asks for them from clients outside the pass list.
 BROWSER_HEADERS = {
     "Accept": "text/html,application/json;q=0.9,*/*;q=0.8",
-    "Accept-Language": "pl-PL,pl;q=0.9",
+    "Accept-Language": "en-US,en;q=0.8",  # the language of SearXNG's messages, not of the search
     "Accept-Encoding": "gzip",
     "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) llmweb-tests",
 }
@@ -156,11 +158,23 @@ def search_json(searxng: stack.Process, **params: Any) -> dict[str, Any]:
 
 def brave_answer(results: list[dict[str, Any]], **sections: Any) -> dict[str, Any]:
     """A Brave web search answer in the documented shape."""
-    return {"type": "search", "query": {"original": "q"}, "web": {"type": "search", "results": results}, **sections}
+    return {
+        "type": "search",
+        "query": {"original": "q"},
+        "web": {"type": "search", "results": results},
+        **sections,
+    }
 
 
 def brave_result(url: str, title: str = "Title", **fields: Any) -> dict[str, Any]:
-    return {"type": "search_result", "url": url, "title": title, "family_friendly": True, "language": "pl", **fields}
+    return {
+        "type": "search_result",
+        "url": url,
+        "title": title,
+        "family_friendly": True,
+        "language": "pl",
+        **fields,
+    }
 
 
 def load_fixture(name: str) -> Any:

@@ -66,7 +66,9 @@ def test_every_mounted_host_file_exists(resolved: dict[str, Any]) -> None:
 
 
 def test_settings_are_mounted_read_only_where_the_image_reads_them(resolved: dict[str, Any]) -> None:
-    mounts = {target: (Path(source), mode) for source, target, mode in bind_mounts(resolved["services"]["searxng"])}
+    mounts = {
+        target: (Path(source), mode) for source, target, mode in bind_mounts(resolved["services"]["searxng"])
+    }
     assert mounts[IMAGE_CONFIG + "settings.yml"] == (REPO / "settings" / "settings.yml", "ro")
     assert mounts[IMAGE_CONFIG + "limiter.toml"] == (REPO / "settings" / "limiter.toml", "ro")
 

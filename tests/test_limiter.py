@@ -12,7 +12,9 @@ from llmweb import stack
 PLAIN_HEADERS = {"User-Agent": "python-httpx/0.28", "Accept": "application/json"}
 
 
-def test_fifty_json_searches_in_a_row_from_loopback_all_answered(searxng: stack.Process, brave: HTTPServer) -> None:
+def test_fifty_json_searches_in_a_row_from_loopback_all_answered(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
     brave.expect_request("/res/v1/web/search").respond_with_json(
         brave_answer([brave_result("https://example.org/a")])
     )
@@ -25,7 +27,9 @@ def test_fifty_json_searches_in_a_row_from_loopback_all_answered(searxng: stack.
     assert statuses == [200] * 50
 
 
-def test_a_client_outside_the_home_networks_is_still_limited(searxng: stack.Process, brave: HTTPServer) -> None:
+def test_a_client_outside_the_home_networks_is_still_limited(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
     # SearXNG believes X-Forwarded-For from loopback (a local reverse proxy), so the header
     # stands in for a client on the internet; no packet leaves this machine.
     brave.expect_request("/res/v1/web/search").respond_with_json(brave_answer([]))
