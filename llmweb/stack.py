@@ -263,9 +263,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"SearXNG listens on {searxng.url}  (JSON: {searxng.url}/search?q=test&format=json)")
             if valkey:
                 print(f"limiter database: {valkey.url}")
+            if not (env.get("BRAVE_API_KEY") or os.environ.get("BRAVE_API_KEY")):
+                print("no BRAVE_API_KEY: only the keyless engines answer; put BRAVE_API_KEY=... in .env")
             print(f"logs: {searxng.log}   stop with Ctrl-C", flush=True)
-            tail = searxng.log.open("rb")
-            tail.seek(0, os.SEEK_END)
+            tail = searxng.log.open("rb")  # from the start: the start-up log says what loaded
             while not stop["signal"]:
                 chunk = tail.read()
                 if chunk:

@@ -1,0 +1,444 @@
+# SPDX-License-Identifier: AGPL-3.0-or-later
+"""Brave Search API engine for llmweb: the whole Brave answer, dated and localised.
+
+Unlike upstream's ``braveapi`` it pages with Brave's page index, filters by ``freshness``,
+sends a locale (Polish by default), joins ``extra_snippets``, dates results from
+``page_age``, maps news, FAQ and discussions too, and suspends itself as Brave's 429 and
+key errors say. A result's ``content`` is ``YYYY-MM-DD — description | extra snippet | …``.
+
+Configuration
+=============
+
+.. code:: yaml
+
+  - name: brave api
+    engine: llmwebbrave
+    shortcut: bapi
+    api_key: ""          # empty: read BRAVE_API_KEY from the environment
+    search_lang: pl
+    country: PL
+    ui_lang: pl-PL
+    results_per_page: 20
+
+Without a key (neither ``api_key`` nor ``BRAVE_API_KEY``) the engine does not load.
+The file is self-contained: it is mounted alone into SearXNG's ``searx/engines/``.
+"""
+
+import datetime
+import html
+import logging
+import math
+import os
+import re
+import typing as t
+from collections.abc import Iterable, Mapping
+from urllib.parse import urlencode
+
+import babel
+from babel.core import get_global
+from dateutil.relativedelta import relativedelta
+from searx.exceptions import (
+    SearxEngineAccessDeniedException,
+    SearxEngineAPIException,
+    SearxEngineTooManyRequestsException,
+)
+from searx.result_types import EngineResults, MainResult
+from searx.utils import html_to_text
+
+if t.TYPE_CHECKING:
+    from searx.extended_types import SXNG_Response
+    from searx.search.processors import OnlineParams
+
+# SearXNG replaces this with its engine logger when it loads the engine.
+logger = logging.getLogger(__name__)
+
+about = {
+    "website": "https://api.search.brave.com/",
+    "wikidata_id": None,
+    "official_api_documentation": "https://api-dashboard.search.brave.com/documentation",
+    "use_official_api": True,
+    "require_api_key": True,
+    "results": "JSON",
+}
+
+categories = ["general", "web"]
+paging = True
+safesearch = True
+time_range_support = True
+max_page = 10
+"""Brave serves ten pages at most (``offset`` 0–9); SearXNG skips the engine beyond."""
+
+api_key: str = ""
+"""Brave Search API key; empty means: read ``BRAVE_API_KEY`` from the environment."""
+
+base_url: str = "https://api.search.brave.com/res/v1/web/search"
+"""Brave's web search endpoint."""
+
+results_per_page: int = 20
+"""Web results per page, clamped to Brave's 1–20."""
+
+search_lang: str = "pl"
+"""``search_lang`` when the query's locale is ``all``, ``auto`` or not supported by Brave."""
+
+country: str = "PL"
+"""``country`` when the query's locale is ``all``, ``auto`` or not supported by Brave."""
+
+ui_lang: str = "pl-PL"
+"""``ui_lang`` when the query's locale is ``all``, ``auto`` or not supported by Brave."""
+
+spellcheck: bool = False
+"""With spellcheck on, Brave silently searches its own correction; model clients search
+exact identifiers and error messages, so it is off unless turned on here."""
+
+# Brave's documented codes (api-dashboard.search.brave.com, web-search/codes). Word lists
+# read like Brave's tables and stay short, hence the noqa.
+SEARCH_LANGS = frozenset(
+    """ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv
+    lt ms ml mr nb pl pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi""".split()  # noqa: SIM905
+)
+COUNTRIES = frozenset(
+    """AR AU AT BE BR CA CL DK FI FR DE GR HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE
+    CH TW TR GB US ALL""".split()  # noqa: SIM905
+)
+UI_LANGS = tuple(
+    """es-AR en-AU de-AT nl-BE fr-BE pt-BR en-CA fr-CA es-CL da-DK fi-FI fr-FR de-DE zh-HK en-IN en-ID
+    it-IT ja-JP ko-KR en-MY es-MX nl-NL en-NZ no-NO zh-CN pl-PL en-PH ru-RU en-ZA es-ES sv-SE fr-CH
+    de-CH zh-TW tr-TR en-GB en-US es-US""".split()  # noqa: SIM905
+)
+
+MAX_QUERY_CHARS = 400
+MAX_QUERY_WORDS = 50
+FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
+SAFESEARCH = {0: "off", 1: "moderate", 2: "strict"}
+
+SNIPPET_SEPARATOR = " | "
+"""Between excerpts. SearXNG turns newlines in ``content`` into spaces, so it must be
+inline; ``|`` is ASCII and differs from the date's `` — `` and from the ``...``/``…``
+Brave leaves where it truncated an excerpt."""
+DATE_SEPARATOR = " — "
+
+RATE_LIMIT_FALLBACK_SECONDS = 60
+"""Suspension after a per-second 429 whose ``X-RateLimit-Reset`` is missing or garbled."""
+KEY_REJECTED_CODES = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_NOT_FOUND"})
+KEY_HELP = (
+    "set BRAVE_API_KEY in .env (docker compose) or in the environment of scripts/serve "
+    "(or api_key in settings.yml); get a key at https://api-dashboard.search.brave.com/"
+)
+# No web page predates the web: earlier dates are sentinels such as 1970-01-01.
+EARLIEST_DATE = datetime.date(1991, 1, 1)
+
+
+class BraveLocale(t.NamedTuple):
+    search_lang: str
+    country: str
+    ui_lang: str
+
+
+# Inline highlight tags join their words (``<strong>float</strong>,``); a line break parts them.
+_HIGHLIGHT_TAG = re.compile(r"</?(?:strong|b|em|i|mark)>", re.IGNORECASE)
+_LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_EDGE_ELLIPSIS = re.compile(r"^(?:\.\.\.|…)\s*|\s*(?:\.\.\.|…)$")
+
+
+def clean_snippet(text: object) -> str:
+    """One excerpt as plain text: highlight tags dropped, entities decoded, spaces tidied.
+    Only highlight tags go, not every ``<…>``: an excerpt quoting ``<div>`` keeps it."""
+    if not isinstance(text, str):
+        return ""
+    text = _LINE_BREAK.sub(" ", _HIGHLIGHT_TAG.sub("", text))
+    return " ".join(html.unescape(text).split())
+
+
+def _comparable(text: str) -> str:
+    return _EDGE_ELLIPSIS.sub("", " ".join(text.casefold().split()))
+
+
+def merge_snippets(description: str | None, extra: Iterable[str | None] | None) -> str:
+    """The description and the extra snippets as one text, in Brave's order.
+
+    An excerpt contained in a kept one (ignoring case, spacing and an ellipsis at its ends)
+    is dropped; a kept one contained in a later excerpt is replaced by it in place."""
+    kept: list[tuple[str, str]] = []  # (text, comparable text)
+    for piece in [description, *([extra] if isinstance(extra, str) else extra or [])]:
+        text = clean_snippet(piece)
+        key = _comparable(text)
+        if not key or any(key in kept_key for _, kept_key in kept):
+            continue
+        covered = [i for i, (_, kept_key) in enumerate(kept) if kept_key in key]
+        if covered:
+            kept[covered[0]] = (text, key)
+            kept = [k for i, k in enumerate(kept) if i not in covered[1:]]
+        else:
+            kept.append((text, key))
+    return SNIPPET_SEPARATOR.join(text for text, _ in kept)
+
+
+_MONTH_NAMES = """january february march april may june july august september october
+    november december""".split()  # noqa: SIM905 - reads as the calendar does
+# English names only: Python's %B would follow the process locale.
+_MONTHS = {name: n for n, full in enumerate(_MONTH_NAMES, 1) for name in (full, full[:3])} | {"sept": 9}
+_MONTH_DAY_YEAR = re.compile(r"(?P<month>[a-z]+)\.? (?P<day>\d{1,2}),? (?P<year>\d{4})")
+_DAY_MONTH_YEAR = re.compile(r"(?P<day>\d{1,2}) (?P<month>[a-z]+)\.?,? (?P<year>\d{4})")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[t ][0-9:.]+(?:z|[+-]\d{2}:?\d{2})?)?")
+_RELATIVE = re.compile(r"(?P<n>\d{1,4}|an?|one) (?P<unit>second|minute|hour|day|week|month|year)s? ago")
+
+
+def _absolute_date(text: str) -> datetime.date | None:
+    if _ISO_DATE.fullmatch(text):
+        return datetime.date(int(text[:4]), int(text[5:7]), int(text[8:10]))
+    match = _MONTH_DAY_YEAR.fullmatch(text) or _DAY_MONTH_YEAR.fullmatch(text)
+    if match and match["month"] in _MONTHS:
+        return datetime.date(int(match["year"]), _MONTHS[match["month"]], int(match["day"]))
+    return None
+
+
+def _relative_date(text: str, now: datetime.datetime) -> datetime.date | None:
+    text = {"yesterday": "1 day ago", "today": "0 days ago", "just now": "0 days ago"}.get(text, text)
+    match = _RELATIVE.fullmatch(text)
+    if not match:
+        return None
+    n = int(match["n"]) if match["n"].isdigit() else 1
+    unit = match["unit"] + "s"
+    if unit in ("months", "years"):
+        return now.date() - relativedelta(**{unit: n})
+    return (now - datetime.timedelta(**{unit: n})).date()
+
+
+def parse_publication_date(
+    page_age: str | None, age: str | None, now: datetime.datetime
+) -> datetime.date | None:
+    """Publication date from ``page_age`` (ISO datetime), else from ``age``.
+
+    ``age`` may be absolute ("October 1, 2025", "Oct 1, 2025", "1 October 2025") or
+    relative ("3 days ago", "an hour ago", "yesterday"), counted back from ``now`` (UTC).
+    Any other shape, a date before the web or one more than a day after ``now`` gives
+    None: no guessed dates."""
+    for value, relative_ok in ((page_age, False), (age, True)):
+        if not isinstance(value, str):
+            continue
+        text = " ".join(value.casefold().split())
+        try:
+            found = _absolute_date(text) or (_relative_date(text, now) if relative_ok else None)
+        except (ValueError, OverflowError):
+            found = None
+        if found and EARLIEST_DATE <= found <= now.date() + datetime.timedelta(days=1):
+            return found
+    return None
+
+
+def dated_content(published: datetime.date | None, text: str) -> str:
+    """``content``: the ISO date and DATE_SEPARATOR in front of ``text`` when there is a date."""
+    if published is None:
+        return text
+    return f"{published.isoformat()}{DATE_SEPARATOR}{text}" if text else published.isoformat()
+
+
+def _likely_subtags(key: str) -> tuple[str | None, str | None]:
+    """(script, territory) CLDR expects, e.g. ``pl`` → (Latn, PL), ``zh_Hant`` → (Hant, TW)."""
+    parts = str(get_global("likely_subtags").get(key, "")).split("_")[1:]
+    script = next((p for p in parts if len(p) == 4), None)
+    return script, next((p for p in parts if len(p) == 2), None)
+
+
+def brave_locale(searxng_locale: str | None, defaults: BraveLocale) -> BraveLocale:
+    """Brave's search_lang, country and ui_lang for a SearXNG locale (``en-US``, ``de``, …).
+
+    A bare language takes its most likely country. A language Brave does not search in
+    gives ``defaults``. A supported language in a country Brave does not list is searched
+    in ``ALL`` countries (rather than in some other one), with ui_lang from the language's
+    main market, else any market of the language, else the default."""
+    if not searxng_locale or searxng_locale in ("all", "auto"):
+        return defaults
+    try:
+        locale = babel.Locale.parse(searxng_locale, sep="-")
+    except (ValueError, TypeError, babel.UnknownLocaleError):
+        return defaults
+    language = locale.language
+    likely_script, likely_territory = _likely_subtags(
+        f"{language}_{locale.script}" if locale.script else language
+    )
+    script = locale.script or likely_script
+    territory = locale.territory or likely_territory
+    if language == "zh":
+        lang = "zh-hant" if script == "Hant" else "zh-hans"
+    elif language == "pt":
+        lang = "pt-br" if territory == "BR" else "pt-pt"
+    elif language == "en" and territory == "GB":
+        lang = "en-gb"
+    else:
+        lang = {"ja": "jp", "no": "nb", "nn": "nb"}.get(language, language)
+    if lang not in SEARCH_LANGS:
+        return defaults
+    market = "no" if lang == "nb" else language  # Brave's market for Norwegian is no-NO
+    candidates = [f"{market}-{territory}", f"{market}-{likely_territory}"]
+    candidates += [code for code in UI_LANGS if code.startswith(market + "-")]
+    ui = next((code for code in candidates if code in UI_LANGS), defaults.ui_lang)
+    return BraveLocale(lang, territory if territory in COUNTRIES else "ALL", ui)
+
+
+def shorten_query(query: str, max_chars: int = MAX_QUERY_CHARS, max_words: int = MAX_QUERY_WORDS) -> str:
+    """The query cut at a word boundary to fit Brave's limits (beyond them Brave answers 422)."""
+    words = query.split()
+    if len(query) <= max_chars and len(words) <= max_words:
+        return query
+    kept: list[str] = []
+    for word in words[:max_words]:
+        if len(" ".join([*kept, word])) > max_chars:
+            break
+        kept.append(word)
+    # A first word longer than the limit has no boundary to cut at.
+    return " ".join(kept) if kept else (words[0][:max_chars] if words else "")
+
+
+_SECONDS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _header_numbers(headers: Mapping[str, str], name: str) -> list[int | None]:
+    value = next((v for k, v in headers.items() if k.lower() == name), "")
+    return [math.ceil(float(p)) if _SECONDS.fullmatch(p.strip()) else None for p in str(value).split(",")]
+
+
+def rate_limit_suspension(headers: Mapping[str, str], error_code: str | None) -> int | None:
+    """Seconds to suspend after a 429, from ``X-RateLimit-Reset: <per second>, <monthly>``.
+
+    The monthly window applies when Brave says QUOTA_LIMITED or none of the month remains,
+    otherwise the per-second one. Without a readable reset, a per-second limit gives
+    RATE_LIMIT_FALLBACK_SECONDS and an unknown cause None (SearXNG's configured default)."""
+    remaining = _header_numbers(headers, "x-ratelimit-remaining")
+    reset = _header_numbers(headers, "x-ratelimit-reset")
+    window = 1 if error_code == "QUOTA_LIMITED" or remaining[1:2] == [0] else 0
+    seconds = reset[window] if len(reset) > window else None
+    if seconds is not None:
+        return max(1, seconds)
+    if window == 0 and (error_code == "RATE_LIMITED" or remaining[0] == 0):
+        return RATE_LIMIT_FALLBACK_SECONDS
+    return None
+
+
+def brave_error(body: object) -> tuple[str | None, str | None]:
+    """(code, detail) of a Brave error body: ``{"errors": [{…}]}`` or ``{"error": {…}}``."""
+    error: object = None
+    if isinstance(body, dict):
+        errors = body.get("errors")
+        error = errors[0] if isinstance(errors, list) and errors else body.get("error")
+    if not isinstance(error, dict):
+        return None, None
+    code, detail = error.get("code"), error.get("detail")
+    return (code if isinstance(code, str) else None), (detail if isinstance(detail, str) else None)
+
+
+def setup(engine_settings: dict[str, t.Any]) -> bool:
+    """Take the key from the settings or BRAVE_API_KEY; without one the engine does not load."""
+    global api_key  # SearXNG engines keep their configuration as module state
+    api_key = str(api_key or os.environ.get("BRAVE_API_KEY") or "").strip()
+    if not api_key:
+        logger.error("engine %r has no Brave Search API key: %s", engine_settings.get("name"), KEY_HELP)
+        return False
+    for name, known in (("search_lang", SEARCH_LANGS), ("country", COUNTRIES), ("ui_lang", UI_LANGS)):
+        if globals()[name] not in known:
+            logger.warning("%s %r is not among Brave's codes; Brave may answer 422", name, globals()[name])
+    return True
+
+
+def request(query: str, params: "OnlineParams") -> None:
+    """Fill ``params``; url None (no request) beyond page 10 or for an empty query."""
+    q = shorten_query(query)
+    if params["pageno"] > max_page or not q:
+        params["url"] = None
+        return
+    if q != query:
+        logger.warning("query shortened from %d to %d characters for Brave's limits", len(query), len(q))
+    locale = brave_locale(params.get("searxng_locale"), BraveLocale(search_lang, country, ui_lang))
+    args = {
+        "q": q,
+        "count": max(1, min(20, int(results_per_page))),
+        "offset": params["pageno"] - 1,  # a page index in units of count, not a result offset
+        "country": locale.country,
+        "search_lang": locale.search_lang,
+        "ui_lang": locale.ui_lang,
+        "safesearch": SAFESEARCH.get(params["safesearch"], "moderate"),
+        "extra_snippets": "true",
+        "text_decorations": "false",
+        "spellcheck": "true" if spellcheck else "false",
+    }
+    if params["time_range"] in FRESHNESS:
+        args["freshness"] = FRESHNESS[params["time_range"]]
+    params["url"] = f"{base_url}?{urlencode(args)}"
+    params["headers"]["X-Subscription-Token"] = api_key
+    params["headers"]["Accept"] = "application/json"
+    params["raise_for_httperror"] = False  # response() reads Brave's status and error codes
+
+
+def _json_or_none(resp: "SXNG_Response") -> object:
+    try:
+        return resp.json()
+    except ValueError:
+        return None
+
+
+def _raise_for_status(resp: "SXNG_Response") -> t.NoReturn:
+    code, detail = brave_error(_json_or_none(resp))
+    if resp.status_code == 429:
+        raise SearxEngineTooManyRequestsException(suspended_time=rate_limit_suspension(resp.headers, code))
+    reason = " ".join(f"HTTP {resp.status_code} {code or ''} {detail or ''}".split())[:200]
+    if api_key:
+        reason = reason.replace(api_key, "***")
+    if resp.status_code in (401, 403) or code in KEY_REJECTED_CODES:
+        logger.error("Brave rejected the API key or its plan refused the request (%s): %s", reason, KEY_HELP)
+        raise SearxEngineAccessDeniedException(message=f"Brave rejected the API key ({reason})")
+    raise SearxEngineAPIException(f"Brave answered {reason}")
+
+
+def _items(data: dict[str, t.Any], section: str) -> list[dict[str, t.Any]]:
+    # A malformed section fails the answer; a malformed item is only skipped.
+    part = data.get(section)
+    if part is None:
+        return []
+    results = part.get("results", []) if isinstance(part, dict) else None
+    if not isinstance(results, list):
+        raise SearxEngineAPIException(f"Brave answer: {section}.results is not a list")
+    return [item for item in results if isinstance(item, dict)]
+
+
+def _add(res: EngineResults, item: dict[str, t.Any], description: object, extra: list[t.Any]) -> None:
+    """Add the item as a result, unless it lacks a url or a title."""
+    url, title = item.get("url"), item.get("title")
+    title = html_to_text(title) if isinstance(title, str) else ""
+    if not isinstance(url, str) or not url or not title:
+        return
+    now = datetime.datetime.now(datetime.UTC)  # relative ages count back from now
+    published = parse_publication_date(item.get("page_age"), item.get("age"), now)
+    thumbnail = item.get("thumbnail")
+    src = thumbnail.get("src") if isinstance(thumbnail, dict) and not thumbnail.get("logo") else ""
+    text = merge_snippets(description if isinstance(description, str) else None, extra)
+    res.add(
+        MainResult(
+            url=url,
+            title=title,
+            content=dated_content(published, text),
+            publishedDate=datetime.datetime.combine(published, datetime.time()) if published else None,
+            thumbnail=src if isinstance(src, str) else "",
+        )
+    )
+
+
+def response(resp: "SXNG_Response") -> EngineResults:
+    """Brave's web, news, FAQ and discussion results as SearXNG results."""
+    if not 200 <= resp.status_code < 300:
+        _raise_for_status(resp)
+    data = _json_or_none(resp)
+    if not isinstance(data, dict):
+        raise SearxEngineAPIException("Brave answer is not a JSON object")
+    res = EngineResults()
+    for item in _items(data, "web") + _items(data, "news"):
+        extra = item.get("extra_snippets")
+        _add(res, item, item.get("description"), extra if isinstance(extra, list) else [])
+    for item in _items(data, "faq"):
+        titled = {**item, "title": item.get("title") or item.get("question")}
+        _add(res, titled, item.get("question"), [item.get("answer")])
+    for item in _items(data, "discussions"):
+        forum = item.get("data")
+        forum = forum if isinstance(forum, dict) else {}
+        extra = [item.get("description"), forum.get("question"), forum.get("top_comment")]
+        _add(res, item, forum.get("forum_name"), extra)
+    return res
