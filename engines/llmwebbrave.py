@@ -175,12 +175,46 @@ def merge_snippets(description: str | None, extra: Iterable[str | None] | None) 
 
 _MONTH_NAMES = """january february march april may june july august september october
     november december""".split()  # noqa: SIM905 - reads as the calendar does
-# English names only: Python's %B would follow the process locale.
-_MONTHS = {name: n for n, full in enumerate(_MONTH_NAMES, 1) for name in (full, full[:3])} | {"sept": 9}
-_MONTH_DAY_YEAR = re.compile(r"(?P<month>[a-z]+)\.? (?P<day>\d{1,2}),? (?P<year>\d{4})")
-_DAY_MONTH_YEAR = re.compile(r"(?P<day>\d{1,2}) (?P<month>[a-z]+)\.?,? (?P<year>\d{4})")
+# Brave writes ``age`` in the language of ui_lang, Polish by default: Polish month names
+# (genitive as in "7 października 2024", nominative, abbreviations) count too.
+_POLISH_MONTHS = """stycznia/styczeń/sty lutego/luty/lut marca/marzec/mar kwietnia/kwiecień/kwi
+    maja/maj czerwca/czerwiec/cze lipca/lipiec/lip sierpnia/sierpień/sie
+    września/wrzesień/wrz października/październik/paź listopada/listopad/lis
+    grudnia/grudzień/gru""".split()  # noqa: SIM905
+# Names spelled out here: Python's %B would follow the process locale.
+_MONTHS = (
+    {name: n for n, full in enumerate(_MONTH_NAMES, 1) for name in (full, full[:3])}
+    | {"sept": 9}
+    | {name: n for n, names in enumerate(_POLISH_MONTHS, 1) for name in names.split("/")}
+)
+_MONTH_DAY_YEAR = re.compile(r"(?P<month>[^\W\d_]+)\.? (?P<day>\d{1,2}),? (?P<year>\d{4})")
+_DAY_MONTH_YEAR = re.compile(r"(?P<day>\d{1,2})\.? (?P<month>[^\W\d_]+)\.?,? (?P<year>\d{4})")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[t ][0-9:.]+(?:z|[+-]\d{2}:?\d{2})?)?")
 _RELATIVE = re.compile(r"(?P<n>\d{1,4}|an?|one) (?P<unit>second|minute|hour|day|week|month|year)s? ago")
+# "3 dni temu", "godzinę temu", "2 tygodnie temu", "rok temu": the unit's stem decides.
+_RELATIVE_POLISH = re.compile(r"(?:(?P<n>\d{1,4}) )?(?P<unit>[^\W\d_]+) temu")
+_POLISH_UNITS = (
+    ("sekund", "second"),
+    ("minut", "minute"),
+    ("godzin", "hour"),
+    ("dzień", "day"),
+    ("dni", "day"),
+    ("tydzień", "week"),
+    ("tygodni", "week"),
+    ("miesiąc", "month"),
+    ("miesięc", "month"),
+    ("rok", "year"),
+    ("lat", "year"),
+)
+_SAME_AS = {
+    "yesterday": "1 day ago",
+    "today": "0 days ago",
+    "just now": "0 days ago",
+    "wczoraj": "1 day ago",
+    "dzisiaj": "0 days ago",
+    "dziś": "0 days ago",
+    "przed chwilą": "0 days ago",
+}
 
 
 def _absolute_date(text: str) -> datetime.date | None:
@@ -192,9 +226,18 @@ def _absolute_date(text: str) -> datetime.date | None:
     return None
 
 
+def _english_relative(text: str) -> str:
+    """A Polish relative age in the English shape ``_RELATIVE`` reads, else the text."""
+    text = _SAME_AS.get(text, text)
+    match = _RELATIVE_POLISH.fullmatch(text)
+    if not match:
+        return text
+    unit = next((english for stem, english in _POLISH_UNITS if match["unit"].startswith(stem)), None)
+    return f"{match['n'] or 1} {unit}s ago" if unit else text
+
+
 def _relative_date(text: str, now: datetime.datetime) -> datetime.date | None:
-    text = {"yesterday": "1 day ago", "today": "0 days ago", "just now": "0 days ago"}.get(text, text)
-    match = _RELATIVE.fullmatch(text)
+    match = _RELATIVE.fullmatch(_english_relative(text))
     if not match:
         return None
     n = int(match["n"]) if match["n"].isdigit() else 1
@@ -209,8 +252,9 @@ def parse_publication_date(
 ) -> datetime.date | None:
     """Publication date from ``page_age`` (ISO datetime), else from ``age``.
 
-    ``age`` may be absolute ("October 1, 2025", "Oct 1, 2025", "1 October 2025") or
-    relative ("3 days ago", "an hour ago", "yesterday"), counted back from ``now`` (UTC).
+    ``age`` may be absolute ("October 1, 2025", "Oct 1, 2025", "1 October 2025",
+    "7 października 2024") or relative ("3 days ago", "an hour ago", "yesterday",
+    "3 dni temu", "wczoraj"), counted back from ``now`` (UTC).
     Any other shape, a date before the web or one more than a day after ``now`` gives
     None: no guessed dates."""
     for value, relative_ok in ((page_age, False), (age, True)):

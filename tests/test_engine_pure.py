@@ -173,6 +173,39 @@ def test_relative_age_counts_back_from_now(age: str, expected: datetime.date) ->
 
 
 @pytest.mark.parametrize(
+    "age", ["1 października 2025", "1 paź 2025", "1 październik 2025", "1. października 2025"]
+)
+def test_absolute_age_in_polish_gives_the_date(age: str) -> None:
+    # Brave writes age in the language of ui_lang, which is Polish by default.
+    assert engine.parse_publication_date(None, age, NOW) == datetime.date(2025, 10, 1)
+
+
+@pytest.mark.parametrize(
+    ("age", "expected"),
+    [
+        ("3 dni temu", datetime.date(2025, 10, 1)),
+        ("1 dzień temu", datetime.date(2025, 10, 3)),
+        ("wczoraj", datetime.date(2025, 10, 3)),
+        ("dzisiaj", datetime.date(2025, 10, 4)),
+        ("13 godzin temu", datetime.date(2025, 10, 3)),
+        ("godzinę temu", datetime.date(2025, 10, 4)),
+        ("2 tygodnie temu", datetime.date(2025, 9, 20)),
+        ("5 tygodni temu", datetime.date(2025, 8, 30)),
+        ("miesiąc temu", datetime.date(2025, 9, 4)),
+        ("3 miesiące temu", datetime.date(2025, 7, 4)),
+        ("rok temu", datetime.date(2024, 10, 4)),
+        ("2 lata temu", datetime.date(2023, 10, 4)),
+    ],
+)
+def test_relative_age_in_polish_counts_back_from_now(age: str, expected: datetime.date) -> None:
+    assert engine.parse_publication_date(None, age, NOW) == expected
+
+
+def test_unknown_polish_unit_gives_no_date() -> None:
+    assert engine.parse_publication_date(None, "3 kotów temu", NOW) is None
+
+
+@pytest.mark.parametrize(
     "age",
     ["abc 5", "2 days", "5", "2025", "recently", "October 32, 2025", "Smarch 1, 2025", "", "   "],
 )
