@@ -137,7 +137,7 @@ class BraveLocale(t.NamedTuple):
 # Inline highlight tags join their words (``<strong>float</strong>,``); a line break parts them.
 _HIGHLIGHT_TAG = re.compile(r"</?(?:strong|b|em|i|mark)>", re.IGNORECASE)
 _LINE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
-_EDGE_ELLIPSIS = re.compile(r"^(?:\.\.\.|…)\s*|\s*(?:\.\.\.|…)$")
+_ELLIPSES = ("...", "…")
 
 
 def clean_snippet(text: object) -> str:
@@ -145,12 +145,18 @@ def clean_snippet(text: object) -> str:
     Only highlight tags go, not every ``<…>``: an excerpt quoting ``<div>`` keeps it."""
     if not isinstance(text, str):
         return ""
-    text = _LINE_BREAK.sub(" ", _HIGHLIGHT_TAG.sub("", text))
+    if "<" in text:
+        text = _LINE_BREAK.sub(" ", _HIGHLIGHT_TAG.sub("", text))
     return " ".join(html.unescape(text).split())
 
 
 def _comparable(text: str) -> str:
-    return _EDGE_ELLIPSIS.sub("", " ".join(text.casefold().split()))
+    # String methods, not a regex: an unanchored "\s*…$" pattern rescans the text from
+    # every position and cost a millisecond per answer.
+    key = text.casefold()
+    for mark in _ELLIPSES:
+        key = key.removeprefix(mark).removesuffix(mark)
+    return key.strip()
 
 
 def merge_snippets(description: str | None, extra: Iterable[str | None] | None) -> str:
