@@ -13,6 +13,7 @@ catches at the level it cares about::
      │    ├── NeedsJavaScript    the page is an empty shell filled in by scripts
      │    ├── ChallengePage      a bot check ("Just a moment…", captcha) answered
      │    ├── UpstreamStatus     the server answered with an HTTP error status
+     │    ├── Unreachable        no such host, connection refused or broken, bad TLS
      │    └── NoReadableText     the page holds no text worth returning
      ├── Timeout                 the total deadline passed (search or fetch)
      └── CompressorError         the optional compressor failed
@@ -81,6 +82,10 @@ class UpstreamStatus(FetchError):
     def __init__(self, message: str, url: str = "", status: int = 0) -> None:
         super().__init__(message, url)
         self.status = status
+
+
+class Unreachable(FetchError):
+    """The host could not be resolved or connected to, or the connection broke."""
 
 
 class NoReadableText(FetchError):

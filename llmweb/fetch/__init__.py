@@ -1,0 +1,12 @@
+"""web_fetch: read one web page for a local model, safely.
+
+Modules, pure core first: :mod:`.addresses` (which IPs may be reached), :mod:`.rewrite`
+(URL checks, GitHub rewrites), :mod:`.extract` and :mod:`.markdown` (HTML → text),
+:mod:`.content` (bytes → text by type, charsets, PDF), :mod:`.inflate` (bounded gzip),
+:mod:`.window` (paging), :mod:`.limits` (every bound); :mod:`.transport` is the only
+network code; :mod:`.page` puts them together.
+"""
+
+from llmweb.fetch.page import FetchResult, web_fetch
+
+__all__ = ["FetchResult", "web_fetch"]

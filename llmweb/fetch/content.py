@@ -1,0 +1,270 @@
+"""A response body → text, by what the body really is. Pure: bytes in, text out.
+
+The Content-Type header is a claim: magic bytes (``%PDF-``, PNG, ZIP…) and NUL bytes
+overrule it, and a missing or generic type is sniffed. HTML goes to :mod:`.extract`;
+plain text, markdown, JSON and XML come back as text; PDFs give their text layer;
+everything else is refused with a message naming the type.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import json
+import re
+from typing import NamedTuple
+
+import charset_normalizer
+from pypdf import PdfReader
+
+from llmweb.errors import LlmwebError, NoReadableText, UnsupportedContent
+from llmweb.fetch.extract import read_html_page
+from llmweb.fetch.limits import MAX_PDF_PAGES
+
+
+class PageText(NamedTuple):
+    content_type: str  # the media type the body was read as, e.g. "text/html"
+    text: str
+    title: str | None = None
+    published: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+def read_body(
+    body: bytes, content_type: str | None, url: str, *, max_pdf_pages: int = MAX_PDF_PAGES
+) -> PageText:
+    """The text of a response body, or UnsupportedContent / NoReadableText saying why not."""
+    declared, charset = parse_content_type(content_type)
+    media = sniff_media_type(body, declared)
+    kind = text_kind(media)
+    if kind == "pdf":
+        return _pdf_text(body, url, max_pdf_pages)
+    if kind is None:
+        claim = f", although it was labelled {declared}" if declared and declared != media else ""
+        raise UnsupportedContent(
+            f"{url} is {_describe(media)} ({media}{claim}), which llmweb cannot turn into text. "
+            "Look for an HTML, text or PDF version of the same content.",
+            url,
+        )
+    text = decode_text(body, charset, media)
+    if kind == "html":
+        page = read_html_page(text, url)
+        return PageText(media, page.text, page.title, page.published, page.notes)
+    if kind == "json":
+        text = _pretty_json(text) or text
+    text = text.replace("\r\n", "\n").replace("\x00", "").strip("\n")
+    if not text.strip():
+        raise NoReadableText(f"{url} returned an empty {media} body. Search for another source.", url)
+    return PageText(media, text)
+
+
+def parse_content_type(header: str | None) -> tuple[str, str | None]:
+    """("text/html", "utf-8") from "text/html; charset=UTF-8"; ("", None) when absent."""
+    if not header:
+        return "", None
+    media, _, params = header.partition(";")
+    match = re.search(r"charset\s*=\s*[\"']?([^\"';\s]+)", params, re.I)
+    return media.strip().lower(), match.group(1) if match else None
+
+
+_GENERIC_TYPES = frozenset(
+    {"", "application/octet-stream", "binary/octet-stream", "application/unknown", "unknown/unknown"}
+)
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"II*\x00", "image/tiff"),
+    (b"MM\x00*", "image/tiff"),
+    (b"PK\x03\x04", "application/zip"),
+    (b"\x1f\x8b", "application/gzip"),
+    (b"\xfd7zXZ\x00", "application/x-xz"),
+    (b"7z\xbc\xaf\x27\x1c", "application/x-7z-compressed"),
+    (b"Rar!\x1a\x07", "application/vnd.rar"),
+    (b"\x7fELF", "application/x-executable"),
+    (b"\x00asm", "application/wasm"),
+    (b"ID3", "audio/mpeg"),
+    (b"OggS", "audio/ogg"),
+    (b"fLaC", "audio/flac"),
+    (b"\x1aE\xdf\xa3", "video/webm"),
+    (b"wOFF", "font/woff"),
+    (b"wOF2", "font/woff2"),
+)
+_RIFF = {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16 LE, whose BOM it starts with
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def sniff_media_type(body: bytes, declared: str) -> str:
+    """What the body is: its magic bytes first, then the declared type, then a look at the text."""
+    head = body[:1024]
+    if b"%PDF-" in head:  # the PDF header may follow some junk within the first KB
+        return "application/pdf"
+    for magic, media in _MAGIC:
+        if head.startswith(magic):
+            return media
+    if head.startswith(b"RIFF") and head[8:12] in _RIFF:
+        return _RIFF[head[8:12]]
+    if head[4:8] == b"ftyp":
+        return "video/mp4"
+    if b"\x00" in head and not any(head.startswith(bom) for bom, _ in _BOMS):
+        # binary: keep a declared binary type to name it, but a text label is a lie
+        binary_label = declared not in _GENERIC_TYPES and text_kind(declared) is None
+        return declared if binary_label else "application/octet-stream"
+    if declared not in _GENERIC_TYPES:
+        return declared
+    start = head.lstrip().lower()
+    if start.startswith((b"<!doctype html", b"<html")) or b"<head" in start or b"<body" in start:
+        return "text/html"
+    if start.startswith(b"<?xml") or start.startswith(b"<rss") or start.startswith(b"<feed"):
+        return "application/xml"
+    if start[:1] in (b"{", b"[") and _pretty_json(body.decode("utf-8", "replace")) is not None:
+        return "application/json"
+    return "text/plain"
+
+
+_TEXT_APPLICATIONS = frozenset({
+    "xml", "javascript", "x-javascript", "ecmascript", "x-sh", "x-shellscript", "yaml", "x-yaml",
+    "toml", "x-toml", "sql", "graphql", "x-tex", "x-latex", "x-python", "x-ruby", "x-perl",
+    "x-httpd-php", "csv", "x-ndjson", "x-subrip", "markdown", "x-markdown",
+})  # fmt: skip
+
+
+def text_kind(media: str) -> str | None:
+    """How to read a media type: "html", "pdf", "json", "text", or None when it is not text."""
+    top, _, sub = media.partition("/")
+    if media in ("text/html", "application/xhtml+xml"):
+        return "html"
+    if media in ("application/pdf", "application/x-pdf"):
+        return "pdf"
+    if sub == "json" or sub.endswith("+json"):
+        return "json" if top in ("application", "text") else None
+    if top == "text" or (top == "application" and (sub in _TEXT_APPLICATIONS or sub.endswith("+xml"))):
+        return "text"
+    return None
+
+
+def decode_text(body: bytes, charset: str | None, media: str = "text/html") -> str:
+    """Decode without ever failing: BOM, valid UTF-8, the header's charset, the document's own
+    declaration, UTF-8 with a few stray bytes, then detection; undecodable bytes become U+FFFD.
+
+    Valid UTF-8 with non-ASCII bytes wins over a label: other encodings almost never form
+    valid UTF-8 by accident, while mislabelled UTF-8 pages are common.
+    """
+    for bom, encoding in _BOMS:
+        if body.startswith(bom):
+            return body.decode(encoding, "replace")
+    for candidate in ("utf-8", charset, _declared_charset(body, media)):
+        text = _decode_cleanly(body, candidate)
+        if text is not None:
+            return text
+    text = body.decode("utf-8", "replace")
+    errors = text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
+    if len(_NON_ASCII.findall(text)) >= 4 * errors:  # UTF-8 with a few stray bytes
+        return text
+    best = charset_normalizer.from_bytes(body).best()
+    if best is not None:
+        return str(best)
+    return body.decode("utf-8", "replace")
+
+
+_META_CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([a-zA-Z0-9_.:-]+)", re.I)
+_XML_ENCODING = re.compile(rb"<\?xml[^>]+encoding\s*=\s*[\"']([a-zA-Z0-9_.:-]+)", re.I)
+_C1_CONTROLS = re.compile("[\x80-\x9f]")
+_NON_ASCII = re.compile("[^\x00-\x7f\ufffd]")
+
+
+def _declared_charset(body: bytes, media: str) -> str | None:
+    head = body[:4096]
+    match = _META_CHARSET.search(head) if text_kind(media) == "html" else None
+    match = match or _XML_ENCODING.search(head)
+    return match.group(1).decode("ascii") if match else None
+
+
+def _decode_cleanly(body: bytes, label: str | None) -> str | None:
+    """The body in this encoding, or None when the bytes show the label is wrong."""
+    if not label:
+        return None
+    try:
+        name = codecs.lookup(label).name
+    except (LookupError, ValueError, TypeError):  # unknown or malformed label
+        return None
+    if name.startswith(("utf-16", "utf-32")):
+        return None  # a label without a BOM on ASCII-compatible bytes (browsers ignore it too)
+    # browsers read latin-1 and ASCII labels as windows-1252, whose 0x80-0x9F are printable
+    names = ("cp1252", "latin-1") if name in ("iso8859-1", "ascii", "latin-1") else (name,)
+    for encoding in names:
+        try:
+            text = body.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if not _C1_CONTROLS.search(text):  # C1 controls mean the bytes belong to another code page
+            return text
+    return None
+
+
+def _pretty_json(text: str) -> str | None:
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return None
+
+
+_MEDIA_NAMES = {
+    "image": "an image",
+    "audio": "audio",
+    "video": "a video",
+    "font": "a font",
+    "model": "a 3D model",
+}
+
+
+def _describe(media: str) -> str:
+    top, _, sub = media.partition("/")
+    if top in _MEDIA_NAMES:
+        return _MEDIA_NAMES[top]
+    if re.search(r"zip|gzip|tar|xz|7z|rar|bzip|compress|archive", sub):
+        return "an archive"
+    if re.search(r"msword|officedocument|opendocument|ms-excel|ms-powerpoint", sub):
+        return "an office document"
+    if "octet-stream" in sub or "executable" in sub or sub == "wasm":
+        return "binary data"
+    return "a file type without text"
+
+
+def _pdf_text(body: bytes, url: str, max_pages: int) -> PageText:
+    try:
+        reader = PdfReader(io.BytesIO(body))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise UnsupportedContent(
+                f"{url} is a password-protected PDF, which llmweb cannot read. Look for an unprotected copy.",
+                url,
+            )
+        total = len(reader.pages)
+        pages = [(reader.pages[i].extract_text() or "").strip() for i in range(min(total, max_pages))]
+        title = reader.metadata.title if reader.metadata else None
+    except LlmwebError:
+        raise
+    except Exception as exc:  # pypdf raises many kinds on a damaged file; all mean "unreadable"
+        raise UnsupportedContent(
+            f"{url} is a PDF that could not be parsed ({type(exc).__name__}). Look for an HTML or text version.",
+            url,
+        ) from None
+    text = "\n\n".join(page for page in pages if page)
+    if not text.strip():
+        raise NoReadableText(
+            f"{url} is a PDF without a text layer (probably scanned pages), and llmweb does not run OCR. "
+            "Look for an HTML or text version of the document.",
+            url,
+        )
+    notes = (
+        (f"The PDF has {total} pages; only the first {max_pages} were read.",) if total > max_pages else ()
+    )
+    title_text = str(title).strip() if title else ""
+    return PageText("application/pdf", text, title_text or None, None, notes)

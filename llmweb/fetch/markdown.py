@@ -1,0 +1,177 @@
+"""trafilatura's XML tree → light markdown for a model. Pure.
+
+trafilatura's own markdown escapes ``_``, ``*`` and ``[`` in prose (``initial\\_indent``),
+which a model may copy into code. This renderer keeps headings, lists, tables and code
+and writes text as it is. Element names are trafilatura's: head, p, list/item,
+table/row/cell, quote, code, hi, lb, ref.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+_LINE_BREAK = "\u2028"  # marks <lb/> while whitespace is collapsed
+_CODE_SPACE = "\ue000"  # a space inside inline code, which collapsing must not touch
+_BLOCKS = frozenset({"p", "head", "list", "table", "quote", "div", "item", "row"})
+_ONLY_MARKERS = re.compile(r"[\s>*+\-]*(\d+[.)])?\s*")
+
+
+class CodeBlock(NamedTuple):
+    code: str
+    language: str = ""
+
+
+def render_markdown(body: Any) -> str:
+    """The blocks of a trafilatura body as markdown paragraphs separated by blank lines."""
+    if body is None:
+        return ""
+    return "\n\n".join(block for block in _flow(body) if block.strip())
+
+
+def restore_code_blocks(text: str, codes: dict[str, CodeBlock]) -> str:
+    """Put each code block back where its placeholder ended up, verbatim and fenced."""
+    if not codes:
+        return text
+    token = re.compile("|".join(re.escape(t) for t in codes))
+    chunks: list[str] = []
+    lines: list[str] = []
+
+    def flush() -> None:
+        chunk = "\n".join(lines).strip("\n")
+        if chunk.strip():
+            chunks.append(chunk)
+        lines.clear()
+
+    for line in text.split("\n"):
+        if not token.search(line):
+            lines.append(line)
+        elif line.lstrip().startswith("|"):  # inside a table row a block would break the table
+            lines.append(token.sub(lambda m: _code_span(codes[m.group(0)].code), line))
+        else:
+            position = 0
+            for match in token.finditer(line):
+                before = line[position : match.start()]
+                if before.strip() and not _ONLY_MARKERS.fullmatch(before):
+                    lines.append(before.rstrip())
+                flush()
+                chunks.append(_fenced(codes[match.group(0)]))
+                position = match.end()
+            if line[position:].strip():
+                lines.append(line[position:].strip())
+    flush()
+    return "\n\n".join(chunks)
+
+
+def _fenced(block: CodeBlock) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", block.code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{block.language}\n{block.code}\n{fence}"
+
+
+def _code_span(code: str) -> str:
+    flat = code.replace("\n", " ").strip()
+    fence = "``" if "`" in flat else "`"
+    return f"{fence}{flat}{fence}"
+
+
+def _is_block(el: Any) -> bool:
+    return el.tag in _BLOCKS or (el.tag == "code" and "\n" in _text(el).strip())
+
+
+def _flow(el: Any) -> list[str]:
+    """Blocks of an element whose children mix inline text and blocks."""
+    blocks: list[str] = []
+    run: list[str] = [el.text or ""]
+    for child in el:
+        if not isinstance(child.tag, str):
+            run.append(child.tail or "")
+        elif _is_block(child):
+            blocks.append(_collapse("".join(run)))
+            blocks += _block(child)
+            run = [child.tail or ""]
+        else:
+            run += [_inline(child), child.tail or ""]
+    blocks.append(_collapse("".join(run)))
+    return [b for b in blocks if b]
+
+
+def _block(el: Any) -> list[str]:
+    if el.tag == "head":
+        level = int(el.get("rend", "h2")[-1:]) if (el.get("rend") or "")[-1:].isdigit() else 2
+        return [f"{'#' * min(max(level, 1), 6)} {' '.join(_flow(el))}"]
+    if el.tag == "list":
+        return [_list(el)]
+    if el.tag == "table":
+        return [_table(el)]
+    if el.tag == "code":
+        return [_fenced(CodeBlock(_text(el).strip("\n")))]
+    if el.tag == "quote":
+        return ["\n".join("> " + line if line else ">" for line in block.split("\n")) for block in _flow(el)]
+    return _flow(el)
+
+
+def _list(el: Any) -> str:
+    ordered = el.get("rend") == "ol"
+    lines: list[str] = []
+    number = 0
+    for item in el:
+        if not isinstance(item.tag, str):
+            continue
+        blocks = _flow(item)
+        if not blocks:
+            continue
+        if (item.get("rend") or "").startswith("dd"):
+            marker = "  "  # a definition sits under its term
+        else:
+            number += 1
+            marker = f"{number}. " if ordered else "- "
+        pad = " " * len(marker)
+        body = "\n".join(blocks).replace("\n", "\n" + pad)
+        lines.append(marker + body)
+    return "\n".join(lines)
+
+
+def _table(el: Any) -> str:
+    rows = []
+    for row in el.iter("row"):
+        cells = [_cell(cell) for cell in row if cell.tag == "cell"]
+        if any(cells):
+            rows.append(cells)
+    if not rows:
+        return ""
+    width = max(len(r) for r in rows)
+    if width == 1:  # a one-column "table" is layout, not data
+        return "\n".join(r[0] for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    lines = ["| " + " | ".join(r) + " |" for r in rows]
+    lines.insert(1, "|" + " --- |" * width)
+    return "\n".join(lines)
+
+
+def _cell(cell: Any) -> str:
+    return " ".join(" ".join(_flow(cell)).split()).replace("|", "\\|")
+
+
+def _inline(el: Any) -> str:
+    if el.tag == "lb":
+        return _LINE_BREAK
+    if el.tag == "code" or (el.tag == "hi" and el.get("rend") == "#t"):
+        return _code_span(_text(el)).replace(" ", _CODE_SPACE) if _text(el).strip() else ""
+    if el.tag == "graphic":
+        return ""
+    parts = [el.text or ""]
+    for child in el:
+        if isinstance(child.tag, str):
+            parts.append(" ".join(_block(child)) if _is_block(child) else _inline(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def _text(el: Any) -> str:
+    return "".join(el.itertext())
+
+
+def _collapse(text: str) -> str:
+    lines = (" ".join(part.split()) for part in text.split(_LINE_BREAK))
+    return "\n".join(lines).strip().replace(_CODE_SPACE, " ")

@@ -1,0 +1,120 @@
+"""URL checks and rewrites that make a page readable without JavaScript. Pure: strings in, strings out."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+from urllib.parse import SplitResult, urlsplit
+
+import httpx
+
+from llmweb.errors import InvalidInput
+
+_GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
+_GIST_ID = re.compile(r"^[0-9a-fA-F]{5,}$")
+
+
+class Rewrite(NamedTuple):
+    url: str
+    note: str
+
+
+def check_fetch_url(url: object) -> str:
+    """The URL as the fetcher will request it, or InvalidInput saying what to send instead."""
+    if not isinstance(url, str) or not url.strip():
+        raise InvalidInput("web_fetch needs a URL such as https://example.com/page.")
+    text = url.strip()
+    if "://" not in text:
+        raise InvalidInput(
+            f"{text!r} has no scheme; llmweb fetches http and https URLs. Did you mean https://{text}?"
+        )
+    try:
+        parsed = httpx.URL(text)
+    except (httpx.InvalidURL, ValueError) as exc:
+        raise InvalidInput(
+            f"{text!r} is not a valid URL ({exc}). Send a complete http or https address."
+        ) from None
+    if parsed.scheme not in ("http", "https"):
+        raise InvalidInput(
+            f"llmweb fetches only http and https URLs, and {text!r} uses {parsed.scheme}:. "
+            "Find an http or https address for the same content."
+        )
+    if not parsed.host:
+        raise InvalidInput(
+            f"{text!r} names no host. Send a complete address such as https://example.com/page."
+        )
+    return str(parsed.copy_with(fragment=None))
+
+
+def rewrite_github_blob(url: str) -> str | None:
+    """github.com/{owner}/{repo}/blob/{ref}/{path} → the raw file on raw.githubusercontent.com."""
+    parts = _github_path(url, _GITHUB_HOSTS)
+    if parts is None or len(parts) < 5 or parts[2] != "blob" or not all(parts):
+        return None
+    owner, repo, _, *ref_and_path = parts
+    # a ref may itself hold slashes ("release/2.0"); raw URLs join ref and path the same way
+    return f"https://raw.githubusercontent.com/{owner}/{repo}/{'/'.join(ref_and_path)}"
+
+
+def rewrite_gist(url: str) -> str | None:
+    """gist.github.com/{user}/{id} → gist.githubusercontent.com/{user}/{id}/raw (its first file)."""
+    parts = _github_path(url, frozenset({"gist.github.com"}))
+    if parts is None or len(parts) != 2 or not parts[0] or not _GIST_ID.match(parts[1]):
+        return None
+    return f"https://gist.githubusercontent.com/{parts[0]}/{parts[1]}/raw"
+
+
+def rewrite_for_text(url: str) -> Rewrite | None:
+    """The address that serves the same content as text, when a known rewrite applies."""
+    raw = rewrite_github_blob(url)
+    if raw is not None:
+        return Rewrite(
+            raw, f"GitHub renders {url} with JavaScript, so the raw file {raw} was fetched instead."
+        )
+    raw = rewrite_gist(url)
+    if raw is not None:
+        return Rewrite(raw, f"Gist pages need JavaScript, so the raw gist {raw} was fetched instead.")
+    return None
+
+
+def github_cli_hint(url: str) -> str | None:
+    """A gh command that reads this GitHub page (issues, pulls, trees, …), or None for other sites."""
+    parts = _github_path(url, _GITHUB_HOSTS)
+    if parts is None or not parts or not parts[0]:
+        return None
+    if len(parts) == 1:
+        return f"gh api users/{parts[0]}"
+    repo = f"{parts[0]}/{parts[1]}"
+    kind, rest = (parts[2], parts[3:]) if len(parts) > 2 else ("", [])
+    number = rest[0] if rest and rest[0].isdigit() else None
+    if kind == "issues" and number:
+        return f"gh issue view {number} --repo {repo} --comments"
+    if kind == "pull" and number:
+        return f"gh pr view {number} --repo {repo} --comments"
+    if kind in ("issues", "pulls"):
+        return f"gh {'issue' if kind == 'issues' else 'pr'} list --repo {repo}"
+    if kind == "tree" and rest:
+        ref, path = rest[0], "/".join(rest[1:])
+        return f"gh api 'repos/{repo}/contents/{path}?ref={ref}'"
+    if kind == "commit" and rest:
+        return f"gh api repos/{repo}/commits/{rest[0]}"
+    if kind == "releases" and rest[:1] == ["tag"] and len(rest) > 1:
+        return f"gh release view {rest[1]} --repo {repo}"
+    if kind == "releases":
+        return f"gh release list --repo {repo}"
+    if kind == "actions" and rest[:1] == ["runs"] and len(rest) > 1:
+        return f"gh run view {rest[1]} --repo {repo}"
+    return f"gh repo view {repo}"
+
+
+def _github_path(url: str, hosts: frozenset[str]) -> list[str] | None:
+    """Path segments of an http(s) URL on one of ``hosts``; None for anything else."""
+    try:
+        split: SplitResult = urlsplit(url.strip())
+        host = split.hostname
+        port = split.port
+    except (ValueError, AttributeError):
+        return None
+    if split.scheme.lower() not in ("http", "https") or host not in hosts or port not in (None, 80, 443):
+        return None
+    return split.path.strip("/").split("/") if split.path.strip("/") else []

@@ -1,0 +1,196 @@
+"""Which addresses the fetcher may reach: the pure classification, no network at all.
+
+Private, link-local and metadata ranges are only ever tested here, never by connecting.
+"""
+
+from __future__ import annotations
+
+from ipaddress import IPv4Address, IPv6Address
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from llmweb.errors import InvalidInput
+from llmweb.fetch.addresses import classify_address, judge_address, parse_allow_list
+
+NOTHING_ALLOWED = parse_allow_list("")
+
+
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        ("127.0.0.1", "loopback"),
+        ("127.255.0.9", "loopback"),
+        ("10.1.2.3", "private"),
+        ("172.16.0.1", "private"),
+        ("172.31.255.254", "private"),
+        ("192.168.1.1", "private"),
+        ("100.64.0.1", "shared"),
+        ("100.127.255.254", "shared"),
+        ("169.254.1.1", "link-local"),
+        ("0.0.0.0", "this network"),
+        ("192.0.0.8", "IETF"),
+        ("192.0.2.1", "documentation"),
+        ("198.51.100.7", "documentation"),
+        ("203.0.113.9", "documentation"),
+        ("198.18.0.1", "benchmarking"),
+        ("224.0.0.1", "multicast"),
+        ("240.0.0.1", "reserved"),
+        ("255.255.255.255", "reserved"),
+    ],
+)
+def test_special_ipv4_ranges_are_refused_with_their_reason(address: str, reason: str) -> None:
+    assert reason in (classify_address(address) or "")
+
+
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        ("::1", "loopback"),
+        ("::", "unspecified"),
+        ("fe80::1", "link-local"),
+        ("fc00::1", "private"),
+        ("fd12:3456::1", "private"),
+        ("ff02::1", "multicast"),
+        ("100::1", "discard"),
+        ("2001:db8::1", "documentation"),
+    ],
+)
+def test_special_ipv6_ranges_are_refused_with_their_reason(address: str, reason: str) -> None:
+    assert reason in (classify_address(address) or "")
+
+
+@pytest.mark.parametrize(
+    ("address", "embedded", "scheme"),
+    [
+        ("::ffff:127.0.0.1", "127.0.0.1", "IPv4-mapped"),
+        ("::ffff:192.168.0.1", "192.168.0.1", "IPv4-mapped"),
+        ("2002:7f00:1::1", "127.0.0.1", "6to4"),
+        ("2002:a00:1::1", "10.0.0.1", "6to4"),
+        ("64:ff9b::7f00:1", "127.0.0.1", "NAT64"),
+        ("64:ff9b::c0a8:101", "192.168.1.1", "NAT64"),
+        # Teredo stores the client address inverted: ~127.0.0.1 == 0x80fffffe
+        ("2001:0:4136:e378:8000:63bf:80ff:fffe", "127.0.0.1", "Teredo"),
+        ("::7f00:1", "127.0.0.1", "IPv4-compatible"),
+    ],
+)
+def test_ipv6_addresses_embedding_a_refused_ipv4_address_are_refused(
+    address: str, embedded: str, scheme: str
+) -> None:
+    reason = classify_address(address) or ""
+    assert scheme in reason
+    assert embedded in reason
+
+
+@pytest.mark.parametrize(
+    "address", ["93.184.215.14", "1.1.1.1", "8.8.4.4", "2606:4700:4700::1111", "2a00:1450::1"]
+)
+def test_public_addresses_are_not_refused(address: str) -> None:
+    assert classify_address(address) is None
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "169.254.169.254",
+        "169.254.170.2",
+        "168.63.129.16",
+        "100.100.100.200",
+        "fd00:ec2::254",
+        "::ffff:169.254.169.254",
+    ],
+)
+def test_cloud_metadata_addresses_are_refused(address: str) -> None:
+    assert classify_address(address) == "a cloud metadata address"
+
+
+@pytest.mark.parametrize(
+    ("allow", "address"),
+    [
+        ("169.254.0.0/16", "169.254.169.254"),
+        ("168.63.129.16", "168.63.129.16"),
+        ("100.64.0.0/10", "100.100.100.200"),
+        ("fd00::/8", "fd00:ec2::254"),
+        ("metadata.internal", "169.254.169.254"),
+    ],
+)
+def test_metadata_addresses_stay_refused_even_when_allowed(allow: str, address: str) -> None:
+    refusal = judge_address("metadata.internal", address, parse_allow_list(allow))
+    assert refusal is not None
+    assert refusal.always
+
+
+def test_an_allowed_network_lets_its_private_addresses_through() -> None:
+    allow = parse_allow_list("192.168.1.0/24")
+    assert judge_address("nas", "192.168.1.20", allow) is None
+
+
+def test_an_allowed_network_does_not_open_its_neighbours() -> None:
+    allow = parse_allow_list("192.168.1.0/24")
+    refusal = judge_address("router", "192.168.2.1", allow)
+    assert refusal is not None
+    assert "private" in refusal.reason
+
+
+def test_an_allowed_single_address_opens_only_that_address() -> None:
+    allow = parse_allow_list("10.0.0.5")
+    assert judge_address("wiki", "10.0.0.5", allow) is None
+    assert judge_address("wiki", "10.0.0.6", allow) is not None
+
+
+def test_an_allowed_host_name_opens_whatever_private_address_it_resolves_to() -> None:
+    allow = parse_allow_list("nas.lan")
+    assert judge_address("NAS.lan.", "192.168.7.7", allow) is None
+    assert judge_address("other.lan", "192.168.7.7", allow) is not None
+
+
+def test_an_allowed_ipv4_address_also_opens_its_ipv4_mapped_form() -> None:
+    assert judge_address("x", "::ffff:127.0.0.1", parse_allow_list("127.0.0.1")) is None
+
+
+def test_allow_list_entries_are_comma_separated_and_trimmed() -> None:
+    allow = parse_allow_list(" 10.0.0.0/8 , wiki.home ,, fd00::/8 ")
+    assert judge_address("a", "10.9.9.9", allow) is None
+    assert judge_address("wiki.home", "192.168.0.2", allow) is None
+    assert judge_address("b", "fd00::1", allow) is None
+
+
+def test_allow_list_accepts_a_list_of_entries() -> None:
+    assert judge_address("a", "10.9.9.9", parse_allow_list(["10.0.0.0/8"])) is None
+
+
+def test_an_empty_allow_list_refuses_every_private_address() -> None:
+    assert judge_address("a", "10.0.0.1", NOTHING_ALLOWED) is not None
+
+
+@pytest.mark.parametrize(
+    "entry", ["10.0.0.0/33", "300.1.1.1/8", "not a host", "nas.lan:8080", "http://nas.lan"]
+)
+def test_a_malformed_allow_list_entry_is_reported_by_name(entry: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_allow_list(f"10.0.0.1,{entry}")
+    assert repr(entry) in str(caught.value)
+    assert "LLMWEB_FETCH_ALLOW" in str(caught.value)
+
+
+def test_a_value_that_is_not_an_address_is_refused_rather_than_an_error() -> None:
+    assert classify_address("not-an-ip") == "not an IP address"
+
+
+@given(st.ip_addresses())
+def test_classification_never_raises_on_any_address(address: IPv4Address | IPv6Address) -> None:
+    reason = classify_address(address)
+    assert reason is None or isinstance(reason, str)
+    assert classify_address(str(address)) == reason
+
+
+@given(st.ip_addresses(), st.text(max_size=30))
+def test_judging_never_raises_on_any_address_and_host(address: IPv4Address | IPv6Address, host: str) -> None:
+    refusal = judge_address(host, address, NOTHING_ALLOWED)
+    assert (refusal is None) == (classify_address(address) is None)
+
+
+@given(st.text(max_size=60))
+def test_classification_never_raises_on_any_string(value: str) -> None:
+    assert isinstance(classify_address(value), str | None)

@@ -1,0 +1,301 @@
+"""HTML → main text, title and date; bot challenges and JavaScript shells. Pure: no network."""
+
+from __future__ import annotations
+
+import contextlib
+import html as html_lib
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadableText
+from llmweb.fetch.extract import embedded_text, extract_page, find_bot_challenge, read_html_page
+
+PAGES = Path(__file__).parent / "fixtures" / "pages"
+SENTENCE = "The committee met on Tuesday to discuss the annual budget for the city's parks and libraries. "
+PARAGRAPH = f"<p>{SENTENCE * 3}</p>"
+
+# The code block of fixtures/pages/sphinx_code.html, typed out from the page as a reader sees it.
+RETRY_CODE = """\
+def call_with_retry(func, attempts=3):
+    for attempt in range(attempts):
+        try:
+            return func()
+        except OSError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(2 ** attempt)"""
+
+
+def page(body: str, head: str = "", title: str = "Parks budget approved") -> str:
+    return f"<!DOCTYPE html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+
+
+def sphinx_text() -> str:
+    return extract_page((PAGES / "sphinx_code.html").read_text(), "https://docs.example.org/retry.html").text
+
+
+def test_a_highlighted_code_block_keeps_its_exact_indentation() -> None:
+    text = sphinx_text()
+    assert f"\n{RETRY_CODE}\n```" in text
+    line_before = text.split(RETRY_CODE)[0].rstrip("\n").split("\n")[-1]
+    assert line_before.startswith("```")
+
+
+def test_a_code_fence_names_the_language_of_the_highlighter() -> None:
+    assert f"```python3\n{RETRY_CODE}" in sphinx_text()
+
+
+def test_code_blocks_keep_tabs_blank_lines_and_markup_characters() -> None:
+    code = "\tif a < b and c > d:\n\n\n\t\treturn a & b  # keep   these spaces\n    *args, **kwargs = [x]"
+    text = extract_page(page(PARAGRAPH + f"<pre>{html_lib.escape(code)}</pre>" + PARAGRAPH)).text
+    assert f"\n{code}\n```" in text
+
+
+def test_a_code_block_containing_a_fence_gets_a_longer_fence() -> None:
+    code = "Write code like this:\n```\nprint(1)\n```"
+    text = extract_page(page(PARAGRAPH + f"<pre>{code}</pre>")).text
+    assert f"````\n{code}\n````" in text
+
+
+def test_headings_become_markdown_headings() -> None:
+    lines = sphinx_text().split("\n")
+    assert "# `retry` — Retrying calls" in lines
+    assert "## Usage" in lines
+    assert "## Parameters" in lines
+
+
+def test_permalink_signs_are_left_out_of_headings() -> None:
+    assert "¶" not in sphinx_text()
+
+
+def test_lists_become_markdown_lists() -> None:
+    lists = "<ul><li>first item</li><li>second item</li></ul><ol><li>step one</li><li>step two</li></ol>"
+    body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH}{lists}{PARAGRAPH}</article>"
+    lines = extract_page(page(body)).text.split("\n")
+    assert [line for line in lines if line.startswith("- ")] == ["- first item", "- second item"]
+    assert "1. step one" in lines
+    assert "2. step two" in lines
+
+
+def test_tables_become_markdown_tables() -> None:
+    assert (
+        "| Attempt | Wait before next |\n| --- | --- |\n| first | 1 second |\n| second | 2 seconds |"
+        in sphinx_text()
+    )
+
+
+def test_prose_is_not_backslash_escaped() -> None:
+    body = PARAGRAPH + "<p>Pass initial_indent and *args to wrap([text]) for the_best results.</p>"
+    assert (
+        "Pass initial_indent and *args to wrap([text]) for the_best results." in extract_page(page(body)).text
+    )
+
+
+def test_navigation_footer_scripts_and_styles_are_left_out() -> None:
+    text = sphinx_text()
+    for boilerplate in ("Sidebar contents link", "Created using Sphinx", "Modules", "background: #f8f8f8"):
+        assert boilerplate not in text
+
+
+def test_the_main_content_is_kept() -> None:
+    text = sphinx_text()
+    assert "calls a function again when it fails with a transient error" in text
+    assert "returns whatever func returns on the first successful attempt" in text
+
+
+def test_the_title_comes_from_the_page() -> None:
+    assert extract_page(page(f"<h1>Parks budget approved</h1>{PARAGRAPH}")).title == "Parks budget approved"
+
+
+def test_the_publication_date_comes_from_the_page_metadata() -> None:
+    head = '<meta property="article:published_time" content="2024-03-05T10:00:00+00:00">'
+    assert extract_page(page(PARAGRAPH, head), "https://news.example.com/parks").published == "2024-03-05"
+
+
+def test_a_page_that_states_no_date_has_none() -> None:
+    assert extract_page(page(PARAGRAPH), "https://news.example.com/parks").published is None
+
+
+def test_text_that_trafilatura_discards_still_comes_back_from_the_whole_page() -> None:
+    # trafilatura drops comment sections; a page holding nothing else would come back empty
+    text = extract_page(page(f'<div id="comments">{PARAGRAPH}</div>')).text
+    assert SENTENCE.strip() in text
+
+
+CLOUDFLARE = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
+<meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
+<h1 class="zone-name-title h1">example.com</h1>
+<h2 class="h2" id="challenge-running">Checking if the site connection is secure</h2>
+<noscript><div id="challenge-error-title">Enable JavaScript and cookies to continue</div></noscript>
+</div><script>(function(){window._cf_chl_opt={cvId: '2', cZone: 'example.com', cType: 'managed'};}());</script>
+</body></html>"""
+
+CHALLENGES = {
+    "cloudflare": CLOUDFLARE,
+    "attention-required": page(
+        "<h1>Sorry, you have been blocked</h1><p>You are unable to access example.com</p>",
+        title="Attention Required! | Cloudflare",
+    ),
+    "ddos-guard": page("<p>Checking your browser before accessing example.com.</p>", title="DDoS-Guard"),
+    "recaptcha": page(
+        '<form><p>Please confirm you are not a robot.</p><div class="g-recaptcha" data-sitekey="k"></div></form>'
+        '<script src="https://www.google.com/recaptcha/api.js"></script>',
+        title="Example Shop",
+    ),
+    "hcaptcha": page(
+        '<form><div class="h-captcha" data-sitekey="k"></div></form><script src="https://hcaptcha.com/1/api.js"></script>',
+        title="Example Forum",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CHALLENGES)
+def test_bot_challenges_are_recognised(name: str) -> None:
+    assert find_bot_challenge(CHALLENGES[name]) is not None
+
+
+def test_a_cloudflare_challenge_is_named_as_such() -> None:
+    assert "Cloudflare" in (find_bot_challenge(CLOUDFLARE) or "")
+
+
+def test_a_challenge_is_raised_instead_of_returned_as_text() -> None:
+    with pytest.raises(ChallengePage) as caught:
+        read_html_page(CLOUDFLARE, "https://example.com/article")
+    assert "https://web.archive.org/web/https://example.com/article" in str(caught.value)
+
+
+ARTICLE_ABOUT_CAPTCHAS = page(
+    "<article><h1>How CAPTCHA tests work</h1>"
+    + "<p>A CAPTCHA asks a visitor to prove they are human, for example by picking images. " * 25
+    + '</p></article><form class="comments"><div class="g-recaptcha" data-sitekey="k"></div></form>'
+    '<script src="https://www.google.com/recaptcha/api.js"></script>',
+    title="How CAPTCHA tests work",
+)
+
+
+def test_an_article_that_mentions_captchas_is_not_a_challenge() -> None:
+    assert find_bot_challenge(ARTICLE_ABOUT_CAPTCHAS) is None
+
+
+def test_an_article_that_mentions_captchas_is_returned() -> None:
+    assert (
+        "prove they are human"
+        in read_html_page(ARTICLE_ABOUT_CAPTCHAS, "https://blog.example.com/captcha").text
+    )
+
+
+SHELL_HEAD = '<script src="/static/js/main.3f2a.js"></script>'
+SHELL_BODY = '<noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div>'
+
+
+def test_a_javascript_shell_raises_needs_javascript_with_a_next_step() -> None:
+    with pytest.raises(NeedsJavaScript) as caught:
+        read_html_page(page(SHELL_BODY, SHELL_HEAD, title="App"), "https://app.example.com/")
+    assert "https://web.archive.org/web/https://app.example.com/" in str(caught.value)
+    assert "API" in str(caught.value)
+
+
+def test_a_javascript_shell_quotes_its_meta_description() -> None:
+    head = SHELL_HEAD + '<meta name="description" content="Weekly parks schedule for the city.">'
+    with pytest.raises(NeedsJavaScript) as caught:
+        read_html_page(page(SHELL_BODY, head, title="App"), "https://app.example.com/")
+    assert "Weekly parks schedule for the city." in str(caught.value)
+
+
+def test_a_github_page_that_needs_javascript_points_to_the_gh_tool() -> None:
+    with pytest.raises(NeedsJavaScript) as caught:
+        read_html_page(page(SHELL_BODY, SHELL_HEAD, title="Issue"), "https://github.com/o/r/issues/5")
+    assert "gh issue view 5 --repo o/r" in str(caught.value)
+
+
+PARAGRAPHS = [
+    "The new library opens on Monday with a reading room, a maker space and study rooms for students.",
+    "Opening hours are nine to eight on weekdays, and the café on the ground floor serves lunch until two.",
+    "Members can borrow up to twenty books at a time and renew them online for another three weeks.",
+]
+
+
+def test_a_next_js_shell_returns_the_prose_of_its_embedded_data() -> None:
+    data = {
+        "props": {
+            "pageProps": {
+                "post": {
+                    "slug": "new-library-opens-monday",
+                    "className": "flex items-center justify-between px-4 py-2 text-sm md:text-base lg:px-8",
+                    "body": "".join(f"<p>{p}</p>" for p in PARAGRAPHS),
+                }
+            }
+        },
+        "buildId": "Xk2_3fPq",
+    }
+    script = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
+    result = read_html_page(
+        page('<div id="__next"></div>' + script, SHELL_HEAD), "https://news.example.com/lib"
+    )
+    assert result.text == "\n\n".join(PARAGRAPHS)
+    assert any("embedded" in note for note in result.notes)
+
+
+def test_a_shell_with_a_json_ld_article_body_returns_it() -> None:
+    data = {"@context": "https://schema.org", "@type": "NewsArticle", "articleBody": " ".join(PARAGRAPHS)}
+    script = f'<script type="application/ld+json">{json.dumps(data)}</script>'
+    result = read_html_page(
+        page('<div id="root"></div>', SHELL_HEAD + script), "https://news.example.com/lib"
+    )
+    assert result.text == " ".join(PARAGRAPHS)
+
+
+def test_embedded_text_reads_og_description() -> None:
+    head = '<meta property="og:description" content="A short summary of the page.">'
+    assert embedded_text(page("", head)) == "A short summary of the page."
+
+
+def test_a_short_page_without_scripts_is_returned_as_it_is() -> None:
+    status = page("<p>Service status: all systems operational.</p>")
+    assert (
+        read_html_page(status, "https://status.example.com/").text
+        == "Service status: all systems operational."
+    )
+
+
+def test_a_page_without_text_or_scripts_has_no_readable_text() -> None:
+    with pytest.raises(NoReadableText):
+        read_html_page(page("<div></div>"), "https://example.com/")
+
+
+TAG_SOUP = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "<div>", "</div>", "<pre>", "</pre>", "<p>", "<table>", "<tr>", "<td>", "<li>", "<ul>", "<h1>",
+                "</h1>", "<script>", "</script>", '<script id="__NEXT_DATA__">', '<script type="application/ld+json">',
+                "<title>", "</title>", "<!--", "-->", "&amp;", "&#0;", "<", ">", "\x00", "\n", "    ", "<br>",
+                '<meta charset="x">', '<code class="language-py">', "{", "}", '"articleBody":', "<?xml ?>", "¶",
+            ]
+        ),
+        st.text(max_size=20),
+    ),
+    max_size=60,
+).map("".join)  # fmt: skip
+
+
+@given(st.text())
+def test_extraction_never_raises_on_any_text(text: str) -> None:
+    assert isinstance(extract_page(text, "https://example.com/").text, str)
+
+
+@settings(max_examples=200)
+@given(TAG_SOUP)
+def test_extraction_never_raises_on_malformed_markup(markup: str) -> None:
+    result = extract_page(markup, "https://example.com/")
+    assert isinstance(result.text, str)
+
+
+@given(TAG_SOUP)
+def test_reading_malformed_markup_raises_only_llmweb_errors(markup: str) -> None:
+    with contextlib.suppress(LlmwebError):
+        assert isinstance(read_html_page(markup, "https://example.com/").text, str)

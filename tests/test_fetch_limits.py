@@ -1,0 +1,231 @@
+"""Byte caps, compression bombs and the deadline, live on loopback; plus the bounded decoder.
+
+Misbehaving servers that pytest-httpserver cannot imitate (trickling, endless chunked
+bodies, silence) are small raw-socket servers on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import gzip
+import socket
+import threading
+import zlib
+from collections.abc import Callable, Iterator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pytest_httpserver import HTTPServer
+
+from llmweb.errors import Timeout, TooLarge, Unreachable, UnsupportedContent, UpstreamStatus
+from llmweb.fetch import web_fetch
+from llmweb.fetch.inflate import ContentDecoder, DecodedTooLarge
+
+TEXT = " ".join(["Readable text that arrives compressed."] * 20)
+
+Handler = Callable[[socket.socket, threading.Event], None]
+
+
+@pytest.fixture(autouse=True)
+def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+
+
+class RawServer:
+    """Accepts connections on 127.0.0.1 and hands each to ``handler`` until closed."""
+
+    def __init__(self, handler: Handler) -> None:
+        self._handler = handler
+        self._stop = threading.Event()
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(0.2)
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}/"
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                try:
+                    read_request(conn)
+                    self._handler(conn, self._stop)
+                except OSError:
+                    pass  # the fetcher hung up, as it should
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self._listener.close()
+
+
+def read_request(conn: socket.socket) -> None:
+    conn.settimeout(5)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(4096)
+        if not chunk:
+            return
+        data += chunk
+
+
+@pytest.fixture
+def raw_server() -> Iterator[Callable[[Handler], RawServer]]:
+    servers: list[RawServer] = []
+
+    def start(handler: Handler) -> RawServer:
+        servers.append(RawServer(handler))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+@pytest.fixture(scope="module")
+def gzip_bomb() -> bytes:
+    """1 GB of zeros, gzip-compressed piece by piece (about 1 MB)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+    zeros = bytes(1 << 20)
+    parts = [compressor.compress(zeros) for _ in range(1024)]
+    return b"".join(parts) + compressor.flush()
+
+
+def test_a_gzip_bomb_is_stopped_at_the_cap(httpserver_ipv4: HTTPServer, gzip_bomb: bytes) -> None:
+    httpserver_ipv4.expect_request("/bomb").respond_with_data(
+        gzip_bomb, content_type="text/plain", headers={"Content-Encoding": "gzip"}
+    )
+    with pytest.raises(TooLarge) as caught:
+        web_fetch(httpserver_ipv4.url_for("/bomb"))
+    assert "larger than 5,000,000 bytes once decoded" in str(caught.value)
+
+
+def test_only_gzip_and_deflate_are_asked_for(httpserver_ipv4: HTTPServer) -> None:
+    httpserver_ipv4.expect_request("/").respond_with_data(TEXT, content_type="text/plain")
+    web_fetch(httpserver_ipv4.url_for("/"))
+    assert httpserver_ipv4.log[0][0].headers["Accept-Encoding"] == "gzip, deflate"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "compress"),
+    [
+        ("gzip", gzip.compress),
+        ("deflate", zlib.compress),
+        ("deflate", lambda data: zlib.compress(data)[2:-4]),  # raw deflate, as some servers send it
+    ],
+)
+def test_a_compressed_page_is_decoded(
+    httpserver_ipv4: HTTPServer, encoding: str, compress: Callable[[bytes], bytes]
+) -> None:
+    httpserver_ipv4.expect_request("/").respond_with_data(
+        compress(TEXT.encode()), content_type="text/plain", headers={"Content-Encoding": encoding}
+    )
+    assert web_fetch(httpserver_ipv4.url_for("/")).text == TEXT
+
+
+def test_an_encoding_that_was_not_asked_for_is_refused(httpserver_ipv4: HTTPServer) -> None:
+    httpserver_ipv4.expect_request("/").respond_with_data(
+        b"\x1b\x00\x00", content_type="text/plain", headers={"Content-Encoding": "br"}
+    )
+    with pytest.raises(UnsupportedContent) as caught:
+        web_fetch(httpserver_ipv4.url_for("/"))
+    assert "'br'" in str(caught.value)
+
+
+def test_a_declared_length_over_the_cap_is_refused(httpserver_ipv4: HTTPServer) -> None:
+    httpserver_ipv4.expect_request("/").respond_with_data("x" * 2000, content_type="text/plain")
+    with pytest.raises(TooLarge) as caught:
+        web_fetch(httpserver_ipv4.url_for("/"), max_bytes=1000)
+    assert "larger than 1,000 bytes" in str(caught.value)
+
+
+def endless_chunks(conn: socket.socket, stop: threading.Event) -> None:
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+    chunk = b"x" * 65536
+    for _ in range(1000):  # 64 MB at most, far past the cap
+        if stop.is_set():
+            return
+        conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+    conn.sendall(b"0\r\n\r\n")
+
+
+def test_a_chunked_body_without_length_is_stopped_at_the_cap(
+    raw_server: Callable[[Handler], RawServer],
+) -> None:
+    server = raw_server(endless_chunks)
+    with pytest.raises(TooLarge):
+        web_fetch(server.url, max_bytes=1_000_000)
+
+
+def test_an_error_page_over_the_cap_is_reported_by_its_status(httpserver_ipv4: HTTPServer) -> None:
+    httpserver_ipv4.expect_request("/").respond_with_data(
+        "x" * 3_000_000, status=404, content_type="text/plain"
+    )
+    with pytest.raises(UpstreamStatus) as caught:
+        web_fetch(httpserver_ipv4.url_for("/"), max_bytes=1_000_000)
+    assert caught.value.status == 404
+
+
+def trickle(conn: socket.socket, stop: threading.Event) -> None:
+    """A byte every half second for ten seconds, then a hang-up: without a deadline, no Timeout."""
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n")
+    for _ in range(20):
+        if stop.wait(0.5):
+            return
+        conn.sendall(b"a")
+
+
+def test_a_trickling_server_is_cut_off_at_the_deadline(raw_server: Callable[[Handler], RawServer]) -> None:
+    server = raw_server(trickle)
+    with pytest.raises(Timeout) as caught:
+        web_fetch(server.url, timeout=2)
+    assert "took longer than 2 seconds" in str(caught.value)
+
+
+def silence(conn: socket.socket, stop: threading.Event) -> None:
+    stop.wait(10)  # then hang up: without a deadline the fetch fails otherwise, not with Timeout
+
+
+def test_a_server_that_never_answers_is_cut_off_at_the_deadline(
+    raw_server: Callable[[Handler], RawServer],
+) -> None:
+    server = raw_server(silence)
+    with pytest.raises(Timeout):
+        web_fetch(server.url, timeout=1)
+
+
+def test_a_port_nobody_listens_on_is_unreachable() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(Unreachable) as caught:
+        web_fetch(f"http://127.0.0.1:{port}/")
+    assert "could not be reached" in str(caught.value)
+
+
+def decode(compressed: bytes, encoding: str, limit: int, piece: int = 7) -> bytes:
+    decoder = ContentDecoder(encoding, limit)
+    out = [decoder.feed(compressed[i : i + piece]) for i in range(0, len(compressed), piece)]
+    return b"".join(out) + decoder.flush()
+
+
+@given(st.binary(max_size=5000), st.integers(min_value=1, max_value=64))
+def test_the_decoder_restores_any_body_within_the_limit(data: bytes, piece: int) -> None:
+    assert decode(gzip.compress(data), "gzip", limit=5000, piece=piece) == data
+
+
+@given(st.binary(min_size=101, max_size=5000))
+def test_the_decoder_refuses_any_body_past_the_limit(data: bytes) -> None:
+    with pytest.raises(DecodedTooLarge):
+        decode(gzip.compress(data), "gzip", limit=100)
+
+
+def test_the_decoder_reads_every_member_of_a_multi_member_gzip() -> None:
+    assert decode(gzip.compress(b"first ") + gzip.compress(b"second"), "gzip", limit=100) == b"first second"
+
+
+def test_the_decoder_undoes_stacked_encodings_in_reverse_order() -> None:
+    assert decode(zlib.compress(gzip.compress(b"inner")), "gzip, deflate", limit=100) == b"inner"

@@ -1,0 +1,217 @@
+"""The fetcher's address guard, redirects and credentials, live against servers on loopback.
+
+Only loopback addresses are ever connected to. The test servers listen on 127.0.0.1, so
+these tests allow exactly that address through the public setting, LLMWEB_FETCH_ALLOW;
+127.0.0.2 stands for "somewhere the fetcher must not go".
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from pytest_httpserver import HTTPServer
+
+from llmweb.errors import BlockedAddress, InvalidInput, UpstreamStatus
+from llmweb.fetch import web_fetch
+from llmweb.fetch.addresses import parse_allow_list
+from llmweb.fetch.transport import AddressRefused, Deadline, PinnedTransport, resolve_public_address
+
+TEXT = "A plain text page served on loopback for the fetcher's safety tests."
+
+
+@pytest.fixture
+def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+
+
+@pytest.fixture
+def default_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LLMWEB_FETCH_ALLOW", raising=False)
+
+
+@pytest.fixture
+def server(httpserver_ipv4: HTTPServer) -> HTTPServer:
+    httpserver_ipv4.expect_request("/page").respond_with_data(TEXT, content_type="text/plain")
+    return httpserver_ipv4
+
+
+@pytest.fixture
+def other_origin() -> Iterator[HTTPServer]:
+    """A second server on 127.0.0.1: same address, different port, so a different origin."""
+    other = HTTPServer(host="127.0.0.1", port=0)
+    other.start()
+    other.expect_request("/landing").respond_with_data(TEXT, content_type="text/plain")
+    yield other
+    other.clear()
+    other.stop()
+
+
+def redirect(server: HTTPServer, path: str, location: str, **headers: str) -> None:
+    server.expect_request(path).respond_with_data("", status=302, headers={"Location": location, **headers})
+
+
+def test_the_default_settings_refuse_the_loopback_test_server(
+    default_settings: None, server: HTTPServer
+) -> None:
+    with pytest.raises(BlockedAddress) as caught:
+        web_fetch(server.url_for("/page"))
+    assert str(caught.value) == (
+        f"{server.url_for('/page')} resolves to 127.0.0.1, a loopback address, which llmweb does not fetch by default. "
+        "Fetch a public address instead, or ask the admin to add the host to LLMWEB_FETCH_ALLOW."
+    )
+    assert server.log == []
+
+
+def test_allowing_the_servers_address_lets_the_fetch_through(
+    allow_test_servers: None, server: HTTPServer
+) -> None:
+    assert web_fetch(server.url_for("/page")).text == TEXT
+
+
+def test_the_allow_argument_overrides_the_environment(allow_test_servers: None, server: HTTPServer) -> None:
+    with pytest.raises(BlockedAddress):
+        web_fetch(server.url_for("/page"), allow="")
+
+
+def test_the_allow_argument_alone_opens_an_address(default_settings: None, server: HTTPServer) -> None:
+    assert web_fetch(server.url_for("/page"), allow=["127.0.0.1"]).text == TEXT
+
+
+@pytest.mark.parametrize("host", ["2130706433", "0x7f000001", "127.1", "localhost", "[::ffff:127.0.0.1]"])
+def test_numeric_and_named_forms_of_loopback_are_refused(
+    default_settings: None, server: HTTPServer, host: str
+) -> None:
+    with pytest.raises(BlockedAddress) as caught:
+        web_fetch(f"http://{host}:{server.port}/page")
+    assert "loopback" in str(caught.value)
+    assert server.log == []
+
+
+def test_the_octal_form_of_loopback_is_refused_as_an_invalid_url(
+    default_settings: None, server: HTTPServer
+) -> None:
+    with pytest.raises(InvalidInput):
+        web_fetch(f"http://0177.0.0.1:{server.port}/page")
+
+
+@pytest.mark.parametrize(
+    "host", ["2130706433", "0177.0.0.1", "0x7f000001", "127.1", "localhost", "::ffff:127.0.0.1"]
+)
+def test_the_resolver_judges_what_a_host_resolves_to_not_how_it_is_written(host: str) -> None:
+    with pytest.raises(AddressRefused) as caught:
+        resolve_public_address(host, 80, parse_allow_list(""))
+    assert "loopback" in caught.value.refusal.reason
+
+
+def test_the_resolver_returns_an_allowed_address() -> None:
+    assert resolve_public_address("2130706433", 80, parse_allow_list("127.0.0.1")) == ["127.0.0.1"]
+
+
+def test_the_host_header_keeps_the_name_while_the_connection_goes_to_the_judged_address(
+    default_settings: None, server: HTTPServer
+) -> None:
+    web_fetch(f"http://localhost:{server.port}/page", allow="127.0.0.1")
+    assert server.log[0][0].headers["Host"] == f"localhost:{server.port}"
+
+
+def test_every_connection_the_transport_opens_is_judged(server: HTTPServer) -> None:
+    transport = PinnedTransport(parse_allow_list(""), Deadline(5))
+    with httpx.Client(transport=transport) as client, pytest.raises(AddressRefused):
+        client.get(server.url_for("/page"))
+    assert server.log == []
+
+
+def test_a_redirect_to_a_blocked_address_is_refused(allow_test_servers: None, server: HTTPServer) -> None:
+    redirect(server, "/start", f"http://127.0.0.2:{server.port}/page")
+    with pytest.raises(BlockedAddress) as caught:
+        web_fetch(server.url_for("/start"))
+    assert f"redirected to http://127.0.0.2:{server.port}/page, which resolves to 127.0.0.2" in str(
+        caught.value
+    )
+
+
+def test_five_redirects_are_followed(allow_test_servers: None, server: HTTPServer) -> None:
+    for hop in range(5):
+        redirect(server, f"/hop/{hop}", f"/hop/{hop + 1}")
+    server.expect_request("/hop/5").respond_with_data(TEXT, content_type="text/plain")
+    result = web_fetch(server.url_for("/hop/0"))
+    assert result.url == server.url_for("/hop/5")
+
+
+def test_a_sixth_redirect_is_not_followed(allow_test_servers: None, server: HTTPServer) -> None:
+    for hop in range(6):
+        redirect(server, f"/hop/{hop}", f"/hop/{hop + 1}")
+    server.expect_request("/hop/6").respond_with_data(TEXT, content_type="text/plain")
+    with pytest.raises(UpstreamStatus) as caught:
+        web_fetch(server.url_for("/hop/0"))
+    assert "redirected more than 5 times" in str(caught.value)
+    assert "/hop/6" not in [request.path for request, _ in server.log]
+
+
+def test_a_redirect_to_a_non_web_scheme_is_not_followed(allow_test_servers: None, server: HTTPServer) -> None:
+    redirect(server, "/start", "file:///etc/passwd")
+    with pytest.raises(UpstreamStatus) as caught:
+        web_fetch(server.url_for("/start"))
+    assert "not an http or https address" in str(caught.value)
+
+
+def with_credentials(url: str) -> str:
+    return url.replace("http://", "http://reader:s3cret@")
+
+
+BASIC = "Basic " + base64.b64encode(b"reader:s3cret").decode()
+
+
+def test_credentials_in_the_url_are_sent_to_their_origin(
+    allow_test_servers: None, server: HTTPServer
+) -> None:
+    web_fetch(with_credentials(server.url_for("/page")))
+    assert server.log[0][0].headers.get("Authorization") == BASIC
+
+
+def test_credentials_follow_a_redirect_within_their_origin(
+    allow_test_servers: None, server: HTTPServer
+) -> None:
+    redirect(server, "/start", "/page")
+    web_fetch(with_credentials(server.url_for("/start")))
+    assert server.log[1][0].path == "/page"
+    assert server.log[1][0].headers.get("Authorization") == BASIC
+
+
+def test_credentials_are_dropped_when_a_redirect_leaves_their_origin(
+    allow_test_servers: None, server: HTTPServer, other_origin: HTTPServer
+) -> None:
+    redirect(server, "/start", other_origin.url_for("/landing"))
+    web_fetch(with_credentials(server.url_for("/start")))
+    assert other_origin.log[0][0].headers.get("Authorization") is None
+
+
+def test_error_messages_do_not_repeat_credentials(default_settings: None, server: HTTPServer) -> None:
+    with pytest.raises(BlockedAddress) as caught:
+        web_fetch(with_credentials(server.url_for("/page")))
+    assert "s3cret" not in str(caught.value)
+    assert "s3cret" not in caught.value.url
+
+
+def test_a_cookie_goes_back_to_the_origin_that_set_it(allow_test_servers: None, server: HTTPServer) -> None:
+    redirect(server, "/start", "/page", **{"Set-Cookie": "session=abc123; Path=/; HttpOnly"})
+    web_fetch(server.url_for("/start"))
+    assert server.log[1][0].headers.get("Cookie") == "session=abc123"
+
+
+def test_a_cookie_is_not_sent_to_another_origin(
+    allow_test_servers: None, server: HTTPServer, other_origin: HTTPServer
+) -> None:
+    redirect(server, "/start", other_origin.url_for("/landing"), **{"Set-Cookie": "session=abc123; Path=/"})
+    web_fetch(server.url_for("/start"))
+    assert other_origin.log[0][0].headers.get("Cookie") is None
+
+
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://127.0.0.1/file", "gopher://127.0.0.1/"])
+def test_non_web_schemes_are_refused_before_anything_is_fetched(url: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        web_fetch(url)
+    assert "only http and https" in str(caught.value)
