@@ -16,9 +16,14 @@ from typing import Any
 import httpx
 import pytest
 import yaml
+from hypothesis import settings as hypothesis_settings
 from pytest_httpserver import HTTPServer
 
 from llmweb import stack
+
+# Hypothesis's per-example deadline is a timing assertion, and flaky on a busy 2-core machine.
+hypothesis_settings.register_profile("llmweb", deadline=None)
+hypothesis_settings.load_profile("llmweb")
 
 REPO = Path(__file__).resolve().parent.parent
 SETTINGS = REPO / "settings"
