@@ -12,16 +12,23 @@ from llmweb.errors import (
     SearchUnavailable,
     Timeout,
     TooLarge,
+    Unreachable,
     UnsupportedContent,
     UpstreamStatus,
 )
+from llmweb.fetch import FetchResult, web_fetch
+from llmweb.prompt import SYSTEM_PROMPT, system_prompt
 from llmweb.search import SearchRequest, SearchResponse, SearchResult, web_search
+from llmweb.tools import FetchRequest, run_tool_call, tool_definitions
 
 __all__ = [
+    "SYSTEM_PROMPT",
     "BlockedAddress",
     "ChallengePage",
     "CompressorError",
     "FetchError",
+    "FetchRequest",
+    "FetchResult",
     "InvalidInput",
     "LlmwebError",
     "NeedsJavaScript",
@@ -32,7 +39,12 @@ __all__ = [
     "SearchUnavailable",
     "Timeout",
     "TooLarge",
+    "Unreachable",
     "UnsupportedContent",
     "UpstreamStatus",
+    "run_tool_call",
+    "system_prompt",
+    "tool_definitions",
+    "web_fetch",
     "web_search",
 ]

@@ -7,6 +7,7 @@ are made inactive (they would reach the internet), and the key is a sentinel.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from collections.abc import Callable, Iterator
@@ -33,6 +34,15 @@ BRAVE_PATH = "/res/v1/web/search"
 SENTINEL_KEY = "sentinel-brave-key-NOT-REAL-7f3a9c"
 
 OUTSIDE_ENGINES = ("duckduckgo", "wikipedia")
+
+
+def load_engine_module(name: str = "llmwebbrave") -> Any:
+    """Our engine module loaded from its file, as SearXNG loads it (it is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "engines" / "llmwebbrave.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def shipped_settings() -> dict[str, Any]:

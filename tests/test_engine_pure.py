@@ -6,16 +6,15 @@ The engine is a single file SearXNG loads by path, so it is imported the same wa
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import json
 import logging
 import string
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import babel.localedata
 import pytest
+from conftest import load_engine_module
 from hypothesis import given
 from hypothesis import strategies as st
 from searx.exceptions import (
@@ -29,15 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 FAKE_KEY = "test-key-not-real"
 
 
-def _load_engine() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("llmwebbrave", REPO / "engines" / "llmwebbrave.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-engine: Any = _load_engine()
+engine: Any = load_engine_module()
 
 NOW = datetime.datetime(2025, 10, 4, 12, 0, tzinfo=datetime.UTC)
 POLISH = engine.BraveLocale("pl", "PL", "pl-PL")

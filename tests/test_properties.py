@@ -6,11 +6,10 @@ test_addresses, test_extract, test_fetch_content, test_fetch_limits, test_rewrit
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 from typing import Any
 
+from conftest import load_engine_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from searx.exceptions import SearxEngineAPIException
@@ -20,11 +19,7 @@ from llmweb.fetch.content import read_body
 from llmweb.fetch.rewrite import check_fetch_url
 from llmweb.search import SearchRequest, parse_answer, validate_request
 
-ENGINE_FILE = Path(__file__).resolve().parent.parent / "engines" / "llmwebbrave.py"
-_spec = importlib.util.spec_from_file_location("llmwebbrave_properties", ENGINE_FILE)
-assert _spec and _spec.loader
-engine = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(engine)
+engine = load_engine_module("llmwebbrave_properties")
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),

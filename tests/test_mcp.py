@@ -1,0 +1,151 @@
+"""The MCP server, driven by the official SDK's own client over stdio and streamable HTTP.
+
+The server runs as its own process (``llmweb mcp`` or ``python -m llmweb.mcp_server``)
+against the real test SearXNG, exactly as an MCP host would start it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import pytest
+from conftest import BRAVE_PATH, brave_answer, brave_result
+from mcp import Client, StdioServerParameters
+from mcp_types import CallToolResult, TextContent
+from pytest_httpserver import HTTPServer
+
+from llmweb import stack
+from llmweb.tools import run_tool_call, tool_definitions
+
+LLMWEB = str(Path(sys.executable).with_name("llmweb"))
+T = TypeVar("T")
+
+
+def over_stdio(command: list[str], env: dict[str, str], session: Callable[[Client], Awaitable[T]]) -> T:
+    """Start the server as the SDK starts a stdio server, and run ``session`` against it."""
+    parameters = StdioServerParameters(command=command[0], args=command[1:], env=env)
+
+    async def main() -> T:
+        async with Client(parameters) as client:
+            return await session(client)
+
+    return anyio.run(main)
+
+
+def text_of(result: CallToolResult) -> str:
+    [content] = result.content
+    assert isinstance(content, TextContent)
+    return content.text
+
+
+def one_result(brave: HTTPServer) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(
+        brave_answer(
+            [
+                brave_result(
+                    "https://example.org/mcp",
+                    "Model Context Protocol",
+                    description="Otwarty protokół.",
+                    page_age="2026-11-02T00:00:00",
+                )
+            ]
+        )
+    )
+
+
+async def list_tool_schemas(client: Client) -> dict[str, Any]:
+    return {tool.name: tool.input_schema for tool in (await client.list_tools()).tools}
+
+
+@pytest.mark.parametrize("command", [[LLMWEB, "mcp"], [sys.executable, "-m", "llmweb.mcp_server"]])
+def test_stdio_lists_web_search_and_web_fetch_with_the_tools_schemas(command: list[str]) -> None:
+    schemas = over_stdio(command, {}, list_tool_schemas)
+    assert schemas == {d["function"]["name"]: d["function"]["parameters"] for d in tool_definitions()}
+
+
+def test_stdio_web_search_answers_with_the_dispatchers_text(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
+    one_result(brave)
+
+    async def search(client: Client) -> CallToolResult:
+        return await client.call_tool("web_search", {"query": "mcp"})
+
+    result = over_stdio([LLMWEB, "mcp"], {"LLMWEB_SEARXNG_URL": searxng.url}, search)
+    assert not result.is_error
+    assert text_of(result) == run_tool_call("web_search", {"query": "mcp"}, searxng_url=searxng.url)
+
+
+def test_stdio_a_failed_call_is_a_tool_error_with_the_actionable_text() -> None:
+    async def search(client: Client) -> CallToolResult:
+        return await client.call_tool("web_search", {"query": "mcp", "page": 0})
+
+    result = over_stdio([LLMWEB, "mcp"], {}, search)
+    assert result.is_error
+    assert text_of(result).startswith("Error: Invalid arguments — page:")
+
+
+def test_stdio_web_fetch_returns_the_page_inside_the_markers() -> None:
+    pages = HTTPServer(host="127.0.0.1", port=0)
+    pages.start()
+    try:
+        pages.expect_request("/spec").respond_with_data(
+            "MCP łączy modele z narzędziami przez JSON-RPC.", content_type="text/plain; charset=utf-8"
+        )
+
+        async def fetch(client: Client) -> CallToolResult:
+            return await client.call_tool("web_fetch", {"url": pages.url_for("/spec")})
+
+        result = over_stdio([LLMWEB, "mcp"], {"LLMWEB_FETCH_ALLOW": "127.0.0.1"}, fetch)
+    finally:
+        pages.stop()
+    text = text_of(result)
+    begin = text.index("<<<BEGIN UNTRUSTED PAGE TEXT ")
+    end = text.index("<<<END UNTRUSTED PAGE TEXT ")
+    assert "MCP łączy modele z narzędziami przez JSON-RPC." in text[begin:end]
+
+
+@pytest.fixture
+def http_server(searxng: stack.Process) -> Iterator[str]:
+    """``llmweb mcp --http PORT`` on loopback; yields its MCP URL."""
+    port = stack.free_port()
+    process = subprocess.Popen(
+        [LLMWEB, "mcp", "--http", str(port), "--searxng-url", searxng.url],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30  # a guard against a server that never starts
+        while time.monotonic() < deadline and process.poll() is None:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stderr:
+            process.stderr.close()
+
+
+def test_streamable_http_serves_the_same_search(
+    http_server: str, searxng: stack.Process, brave: HTTPServer
+) -> None:
+    one_result(brave)
+
+    async def main() -> CallToolResult:
+        async with Client(http_server) as client:
+            return await client.call_tool("web_search", {"query": "mcp"})
+
+    result = anyio.run(main)
+    assert not result.is_error
+    assert text_of(result) == run_tool_call("web_search", {"query": "mcp"}, searxng_url=searxng.url)
