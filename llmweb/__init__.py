@@ -16,10 +16,10 @@ from llmweb.errors import (
     UnsupportedContent,
     UpstreamStatus,
 )
-from llmweb.fetch import FetchResult, web_fetch
+from llmweb.fetch import FetchRequest, FetchResult, web_fetch
 from llmweb.prompt import SYSTEM_PROMPT, system_prompt
 from llmweb.search import SearchRequest, SearchResponse, SearchResult, web_search
-from llmweb.tools import FetchRequest, run_tool_call, tool_definitions
+from llmweb.tools import run_tool_call, tool_definitions
 
 __all__ = [
     "SYSTEM_PROMPT",

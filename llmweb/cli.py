@@ -31,20 +31,18 @@ from datetime import date
 from typing import Any, NoReturn
 
 import httpx
-from pydantic import ValidationError
 
 from llmweb import config, mcp_server
+from llmweb.arguments import validate_arguments
 from llmweb.errors import InvalidInput, LlmwebError
-from llmweb.fetch import web_fetch
+from llmweb.fetch import FetchRequest, web_fetch
 from llmweb.render import error_object, render_error, render_fetch, render_search
 from llmweb.search import (
     REASON_ADVICE,
     REQUEST_HEADERS,
-    describe_validation_error,
     validate_request,
     web_search,
 )
-from llmweb.tools import FetchRequest
 
 EXIT_OK = 0
 EXIT_NOTHING_FOUND = 1
@@ -137,10 +135,9 @@ def run_search(args: argparse.Namespace) -> int:
 
 
 def run_fetch(args: argparse.Namespace) -> int:
-    try:
-        request = FetchRequest(url=args.url, start=args.start, max_chars=args.max_chars)
-    except ValidationError as exc:
-        raise InvalidInput(describe_validation_error(exc)) from None
+    request = validate_arguments(
+        FetchRequest, {"url": args.url, "start": args.start, "max_chars": args.max_chars}
+    )
     result = web_fetch(request.url, start=request.start, max_chars=request.max_chars)
     if args.json:
         _print_json(result.model_dump(mode="json"))

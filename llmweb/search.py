@@ -14,6 +14,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from llmweb import config
+from llmweb.arguments import validate_arguments
 from llmweb.errors import InvalidInput, SearchUnavailable, Timeout
 
 TimeRange = Literal["day", "week", "month", "year"]
@@ -144,19 +145,7 @@ class _SearxAnswer(BaseModel):
 
 def validate_request(**arguments: Any) -> SearchRequest:
     """The arguments as a :class:`SearchRequest`, or InvalidInput saying what to change."""
-    try:
-        return SearchRequest(**arguments)
-    except ValidationError as exc:
-        raise InvalidInput(describe_validation_error(exc)) from None
-
-
-def describe_validation_error(exc: ValidationError) -> str:
-    problems = []
-    for error in exc.errors():
-        field = ".".join(str(part) for part in error["loc"]) or "arguments"
-        message = str(error["msg"]).removeprefix("Value error, ")
-        problems.append(f"{field}: {message}")
-    return "Invalid arguments — " + "; ".join(problems) + "."
+    return validate_arguments(SearchRequest, arguments)
 
 
 def searx_params(request: SearchRequest) -> dict[str, str]:

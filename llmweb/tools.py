@@ -18,32 +18,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel
 
+from llmweb.arguments import validate_arguments
 from llmweb.errors import InvalidInput, LlmwebError
-from llmweb.fetch import web_fetch
-from llmweb.fetch.limits import MAX_CHARS
+from llmweb.fetch import FetchRequest, web_fetch
 from llmweb.render import FETCH_TOOL, SEARCH_TOOL, render_error, render_fetch, render_search
-from llmweb.search import SearchRequest, describe_validation_error, web_search
-
-
-class FetchRequest(BaseModel):
-    """Arguments of web_fetch; also the JSON schema a model sees for the fetch tool."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    url: str = Field(description="The address to read, a complete http:// or https:// URL.")
-    max_chars: int = Field(
-        default=MAX_CHARS,
-        ge=500,
-        le=50_000,
-        description="How many characters of text to return at most (500–50000).",
-    )
-    start: int = Field(
-        default=0,
-        ge=0,
-        description="Where to start in the page's text: 0 for the beginning, or the start that the previous answer names to read on.",
-    )
+from llmweb.search import SearchRequest, web_search
 
 
 @dataclass(frozen=True)
@@ -185,11 +166,7 @@ def _fetch(request: FetchRequest, allow: str | None) -> str:
 
 def parse_arguments(spec: ToolSpec, arguments: str | Mapping[str, Any] | None) -> Any:
     """The arguments validated by the tool's model, or InvalidInput naming the field and what to send."""
-    values = decode_arguments(spec, arguments)
-    try:
-        return spec.arguments.model_validate(values)
-    except ValidationError as exc:
-        raise InvalidInput(f"{describe_validation_error(exc)} {usage(spec)}") from None
+    return validate_arguments(spec.arguments, decode_arguments(spec, arguments), usage(spec))
 
 
 _JSON_KINDS = {

@@ -96,9 +96,16 @@ def test_a_fetch_from_past_the_end_says_how_long_the_text_is(long_page: str) -> 
     assert "the text is 4038 characters long" in str(caught.value)
 
 
-def test_impossible_window_arguments_fail_before_anything_is_fetched(httpserver_ipv4: HTTPServer) -> None:
-    with pytest.raises(InvalidInput):
-        web_fetch(httpserver_ipv4.url_for("/long"), start=-1)
+@pytest.mark.parametrize(
+    ("arguments", "field"),
+    [({"start": -1}, "start"), ({"max_chars": 100}, "max_chars"), ({"max_chars": 10**6}, "max_chars")],
+)
+def test_impossible_window_arguments_fail_before_anything_is_fetched(
+    httpserver_ipv4: HTTPServer, arguments: dict[str, int], field: str
+) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        web_fetch(httpserver_ipv4.url_for("/long"), **arguments)
+    assert field in str(caught.value)
     assert httpserver_ipv4.log == []
 
 

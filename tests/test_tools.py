@@ -22,9 +22,10 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from llmweb import stack
+from llmweb.fetch import FetchRequest
 from llmweb.render import neutralise_markers, render_search
 from llmweb.search import SearchRequest, SearchResponse, SearchResult
-from llmweb.tools import FetchRequest, answer_tool_call, argument_schema, run_tool_call, tool_definitions
+from llmweb.tools import answer_tool_call, argument_schema, run_tool_call, tool_definitions
 
 TODAY = date(2026, 11, 30)
 NOWHERE = f"http://127.0.0.1:{stack.free_port()}"  # nothing listens: no request can succeed here

@@ -7,6 +7,6 @@ Modules, pure core first: :mod:`.addresses` (which IPs may be reached), :mod:`.r
 network code; :mod:`.page` puts them together.
 """
 
-from llmweb.fetch.page import FetchResult, web_fetch
+from llmweb.fetch.page import FetchRequest, FetchResult, web_fetch
 
-__all__ = ["FetchResult", "web_fetch"]
+__all__ = ["FetchRequest", "FetchResult", "web_fetch"]

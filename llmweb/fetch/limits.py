@@ -22,6 +22,10 @@ MIN_TEXT_CHARS = 200
 MAX_CHARS = 5000
 """Default window size, as the MCP reference fetch server returns."""
 
+MIN_WINDOW_CHARS = 500
+MAX_WINDOW_CHARS = 50_000
+"""Bounds of a window: smaller wastes calls, larger floods a small model's context."""
+
 COMPRESS_MIN_CHARS = 5000
 """A compressor is only asked when the page's text is at least this long."""
 

@@ -14,6 +14,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
 from llmweb import config
+from llmweb.arguments import validate_arguments
 from llmweb.compress import Compressor
 from llmweb.errors import ChallengePage, CompressorError, InvalidInput, UpstreamStatus
 from llmweb.fetch import limits, transport
@@ -21,7 +22,26 @@ from llmweb.fetch.addresses import parse_allow_list
 from llmweb.fetch.content import decode_text, parse_content_type, read_body, sniff_media_type, text_kind
 from llmweb.fetch.extract import challenge_message, find_bot_challenge
 from llmweb.fetch.rewrite import check_fetch_url, rewrite_for_text
-from llmweb.fetch.window import check_window, cut_window
+from llmweb.fetch.window import cut_window
+
+
+class FetchRequest(BaseModel):
+    """Arguments of web_fetch; also the JSON schema a model sees for the fetch tool."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(description="The address to read, a complete http:// or https:// URL.")
+    max_chars: int = Field(
+        default=limits.MAX_CHARS,
+        ge=limits.MIN_WINDOW_CHARS,
+        le=limits.MAX_WINDOW_CHARS,
+        description=f"How many characters of text to return at most ({limits.MIN_WINDOW_CHARS}–{limits.MAX_WINDOW_CHARS}).",
+    )
+    start: int = Field(
+        default=0,
+        ge=0,
+        description="Where to start in the page's text: 0 for the beginning, or the start that the previous answer names to read on.",
+    )
 
 
 class FetchResult(BaseModel):
@@ -73,8 +93,8 @@ def web_fetch(
     characters; windows then page through its output. Raises an
     :class:`~llmweb.errors.LlmwebError` child whose message says what to do next.
     """
-    requested = check_fetch_url(url)
-    check_window(start, max_chars)
+    request = validate_arguments(FetchRequest, {"url": url, "max_chars": max_chars, "start": start})
+    requested = check_fetch_url(request.url)
     if max_bytes < 1 or timeout <= 0:
         raise InvalidInput(f"max_bytes and timeout must be positive, not {max_bytes} and {timeout}.")
     rewrite = rewrite_for_text(requested)
@@ -90,7 +110,7 @@ def web_fetch(
         original = len(text)
         text, compressed = _compress(compressor, text, instruction), True
         notes.append(f"A compressor condensed the page's {original:,} characters to {len(text):,}.")
-    window, next_start = cut_window(text, start, max_chars)
+    window, next_start = cut_window(text, request.start, request.max_chars)
     return FetchResult(
         url=fetched.url,
         requested_url=requested,
@@ -99,7 +119,7 @@ def web_fetch(
         published=page.published,
         content_type=page.content_type,
         text=window,
-        start=start,
+        start=request.start,
         total_chars=len(text),
         next_start=next_start,
         compressed=compressed,
