@@ -53,6 +53,12 @@ def render_search(response: SearchResponse, *, today: date, request: SearchReque
         lines.append(f"Note: {_failed_engines(response.failed_engines)}, so results may be missing.")
     if response.corrections:
         lines.append("Did you mean: " + "; ".join(response.corrections) + "?")
+    if response.more_on_page:
+        # SearXNG pages hold about 20 results; a later page starts after all of them.
+        everything = _search_arguments(
+            response, request, page=response.page, max_results=count + response.more_on_page
+        )
+        lines.append(f"This page holds {response.more_on_page} more: call {SEARCH_TOOL} with {everything}.")
     if response.page < LAST_PAGE:
         next_page = _search_arguments(response, request, page=response.page + 1)
         lines.append(f"More results: call {SEARCH_TOOL} with {next_page}.")
@@ -96,7 +102,9 @@ def _failed_engines(failed: dict[str, str]) -> str:
     return f"{'some engines' if len(failed) > 1 else 'an engine'} could not answer: {named}"
 
 
-def _search_arguments(response: SearchResponse, request: SearchRequest | None, *, page: int) -> str:
+def _search_arguments(
+    response: SearchResponse, request: SearchRequest | None, *, page: int, max_results: int | None = None
+) -> str:
     """The JSON arguments of the same search on another page, keeping the caller's filters."""
     arguments: dict[str, Any] = {"query": response.query}
     if request is not None:
@@ -104,6 +112,8 @@ def _search_arguments(response: SearchResponse, request: SearchRequest | None, *
         arguments.update(fields)
     elif response.language:
         arguments["language"] = response.language
+    if max_results is not None:
+        arguments["max_results"] = max_results
     arguments["page"] = page
     return json.dumps(arguments, ensure_ascii=False)
 

@@ -63,7 +63,8 @@ class SearchRequest(BaseModel):
         ),
     )
     max_results: int = Field(default=10, description="How many results to return (1–100).")
-    page: int = Field(default=1, ge=1, le=50, description="Result page, from 1.")
+    # Brave serves ten pages; settings.yml caps SearXNG at the same (search.max_page).
+    page: int = Field(default=1, ge=1, le=10, description="Result page, 1–10.")
     time_range: TimeRange | None = Field(
         default=None, description="Only results from the past day, week, month or year."
     )
@@ -118,6 +119,10 @@ class SearchResponse(BaseModel):
     language: str | None
     page: int
     results: list[SearchResult]
+    more_on_page: int = Field(
+        default=0,
+        description="Results this page held beyond max_results; ask again with a larger max_results.",
+    )
     failed_engines: dict[str, str] = Field(
         default_factory=dict, description="Engines that could not answer, with SearXNG's reason."
     )
@@ -189,15 +194,14 @@ def parse_answer(payload: Any, request: SearchRequest) -> SearchResponse:
                 engines=row.engines or ([row.engine] if row.engine else []),
             )
         )
-        if len(results) >= request.max_results:
-            break
     if not results and failed:
         raise SearchUnavailable(unavailable_message(failed), failed)
     return SearchResponse(
         query=request.query,
         language=request.language,
         page=request.page,
-        results=results,
+        results=results[: request.max_results],
+        more_on_page=max(0, len(results) - request.max_results),
         failed_engines=failed,
         suggestions=answer.suggestions,
         corrections=answer.corrections,

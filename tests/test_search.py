@@ -47,9 +47,13 @@ def test_results_carry_title_url_dated_content_date_and_engine(
     assert response.failed_engines == {}
 
 
-def test_max_results_limits_the_list(searxng: stack.Process, brave: HTTPServer) -> None:
+def test_max_results_limits_the_list_and_counts_the_rest_of_the_page(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
     twenty_results(brave)
-    assert len(web_search("trzy", max_results=3, searxng_url=searxng.url).results) == 3
+    response = web_search("trzy", max_results=3, searxng_url=searxng.url)
+    assert [r.url for r in response.results] == [f"https://example.org/{n}" for n in range(3)]
+    assert response.more_on_page == 17
 
 
 @pytest.mark.parametrize(("asked", "kept"), [(0, 1), (-5, 1), (500, 100)])

@@ -234,6 +234,17 @@ def test_a_search_answer_names_the_call_for_the_next_page_with_the_same_filters(
     assert json.loads(call[1]) == {"query": "asyncio", "language": "en", "time_range": "month", "page": 2}
 
 
+def test_results_cut_by_max_results_name_the_call_that_shows_the_rest_of_the_page(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
+    three_results(brave)
+    answer = search(searxng, {"query": "pogoda", "max_results": 2})
+    assert "\n3. " not in answer
+    call = re.search(r"This page holds 1 more: call web_search with (\{.*\})\.\n", answer)
+    assert call, answer
+    assert json.loads(call[1]) == {"query": "pogoda", "max_results": 3, "page": 1}
+
+
 def test_arguments_encoded_twice_are_still_understood(searxng: stack.Process, brave: HTTPServer) -> None:
     three_results(brave)
     answer = search(searxng, json.dumps(json.dumps({"query": "pogoda"})))
