@@ -1,0 +1,250 @@
+"""Hostile and ordinary pages on one loopback server, and 50 web_fetch calls at once against it.
+
+Shared by tests/test_reliability_fetch.py and ``scripts/bench reliability``. Every
+address involved is on 127.0.0.0/8: the "private" targets of the redirects are other
+loopback forms (127.0.0.2, its decimal form, an IPv4-mapped IPv6 form), refused because
+only 127.0.0.1 is allowed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from llmweb.errors import BlockedAddress, LlmwebError, Timeout, TooLarge, UpstreamStatus
+from llmweb.fetch import web_fetch
+
+BOMB_DECODED_BYTES = 1 << 30  # 1 GiB of zeros, about 1 MB gzip-compressed
+BIG_BODY_BYTES = 8 << 20  # past the 5 MB cap, sent chunked with no Content-Length
+TRICKLE_SECONDS = 0.5
+
+
+def paragraph(n: int, i: int) -> str:
+    return f"Akapit {i} strony {n}: zwykły tekst artykułu, który model ma przeczytać w całości."
+
+
+def article(n: int) -> bytes:
+    paragraphs = "".join(f"<p>{paragraph(n, i)}</p>" for i in range(12))
+    return (
+        f"<html><head><title>Strona {n}</title></head><body><article><h1>Strona {n}</h1>"
+        f"{paragraphs}</article></body></html>"
+    ).encode()
+
+
+def gzip_bomb(decoded_bytes: int = BOMB_DECODED_BYTES) -> bytes:
+    """gzip of ``decoded_bytes`` zeros, compressed in pieces so it never sits in memory whole."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    zeros = bytes(1 << 20)
+    parts = [packer.compress(zeros) for _ in range(decoded_bytes // len(zeros))]
+    parts.append(packer.flush())
+    return b"".join(parts)
+
+
+class AttackServer:
+    """Ordinary articles, oversized and bombed bodies, tricklers and redirects into refused places."""
+
+    def __init__(self, bomb_bytes: int = BOMB_DECODED_BYTES) -> None:
+        self.bomb = gzip_bomb(bomb_bytes)
+        self.stop = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                owner.answer(self)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass  # the fetcher hangs up on refused bodies by design
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def answer(self, h: BaseHTTPRequestHandler) -> None:
+        path = h.path
+        with contextlib.suppress(OSError):  # the fetcher hangs up on refused bodies
+            if path.startswith("/page/"):
+                self._send(h, 200, article(int(path.rsplit("/", 1)[1])), "text/html; charset=utf-8")
+            elif path == "/big":
+                self._send_chunked(h, b"x" * 65536, BIG_BODY_BYTES // 65536)
+            elif path == "/bomb":
+                self._send(h, 200, self.bomb, "text/html", {"Content-Encoding": "gzip"})
+            elif path == "/trickle":
+                self._trickle(h)
+            elif path.startswith("/to/"):
+                self._redirect(h, path.removeprefix("/to/"))
+            elif path.startswith("/chain/"):
+                hop = int(path.rsplit("/", 1)[1])
+                self._send(h, 302, b"", "text/plain", {"Location": f"/chain/{hop + 1}"})
+            else:
+                self._send(h, 404, b"not here", "text/plain")
+
+    def _redirect(self, h: BaseHTTPRequestHandler, where: str) -> None:
+        targets = {
+            "loopback2": f"http://127.0.0.2:{self.port}/page/1",
+            "decimal": f"http://2130706434:{self.port}/page/1",
+            "mapped": f"http://[::ffff:127.0.0.2]:{self.port}/page/1",
+            "localhost6": f"http://[::1]:{self.port}/page/1",
+        }
+        self._send(h, 302, b"", "text/plain", {"Location": targets[where]})
+
+    @staticmethod
+    def _send(
+        h: BaseHTTPRequestHandler, status: int, body: bytes, kind: str, extra: dict[str, str] | None = None
+    ) -> None:
+        h.send_response(status)
+        h.send_header("Content-Type", kind)
+        h.send_header("Content-Length", str(len(body)))
+        for name, value in (extra or {}).items():
+            h.send_header(name, value)
+        h.end_headers()
+        h.wfile.write(body)
+
+    @staticmethod
+    def _send_chunked(h: BaseHTTPRequestHandler, piece: bytes, count: int) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/plain")
+        h.send_header("Transfer-Encoding", "chunked")
+        h.end_headers()
+        for _ in range(count):
+            h.wfile.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+        h.wfile.write(b"0\r\n\r\n")
+
+    def _trickle(self, h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/plain")
+        h.send_header("Content-Length", "100000")
+        h.end_headers()
+        while not self.stop.wait(TRICKLE_SECONDS):
+            h.wfile.write(b"a")
+            h.wfile.flush()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[AttackServer]:
+        thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            self.stop.set()
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            thread.join()
+
+
+# What each kind of call must end in; None means the page itself, whole.
+EXPECTED: dict[str, type[LlmwebError] | None] = {
+    "page": None,
+    "big": TooLarge,
+    "bomb": TooLarge,
+    "trickle": Timeout,
+    "to/loopback2": BlockedAddress,
+    "to/decimal": BlockedAddress,
+    "to/mapped": BlockedAddress,
+    "to/localhost6": BlockedAddress,
+    "chain/0": UpstreamStatus,  # more than five hops
+}
+ATTACKS = ("to/loopback2", "to/decimal", "to/mapped", "to/localhost6")
+
+
+@dataclass
+class FetchLoadReport:
+    calls: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    slowest: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    attacks_refused: int = 0
+    pages_whole: int = 0
+    peak_rss_growth_mb: float | None = None
+
+
+def _rss_bytes() -> int | None:
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return None
+
+
+def plan(calls: int) -> list[str]:
+    """The kinds of ``calls`` calls: half ordinary pages, the rest every hostile kind in turn."""
+    hostile = [kind for kind in EXPECTED if kind != "page"]
+    return ["page" if i % 2 == 0 else hostile[(i // 2) % len(hostile)] for i in range(calls)]
+
+
+def run_fetch_load(
+    server: AttackServer, calls: int = 50, deadline: float = 3.0, trickle_deadline: float | None = None
+) -> FetchLoadReport:
+    """``calls`` web_fetch calls at once, only 127.0.0.1 allowed; every outcome checked.
+
+    ``trickle_deadline`` (default ``deadline``) is the tricklers' own: a short one cuts them
+    quickly while the other calls keep room for a machine busy with 50 threads."""
+    report = FetchLoadReport(calls=calls)
+    baseline = _rss_bytes()
+    peak = baseline
+    sampling = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not sampling.wait(0.02):
+            now = _rss_bytes()
+            if now is not None and peak is not None:
+                peak = max(peak, now)
+
+    def one(number: int, kind: str) -> tuple[str, str, float, str | None]:
+        path = f"/page/{number}" if kind == "page" else f"/{kind}"
+        started = time.monotonic()
+        timeout = trickle_deadline or deadline if kind == "trickle" else deadline
+        try:
+            result = web_fetch(server.url + path, allow="127.0.0.1", timeout=timeout, max_chars=50_000)
+        except LlmwebError as exc:
+            return kind, type(exc).__name__, time.monotonic() - started, _judge(kind, exc, None, number)
+        return kind, "text", time.monotonic() - started, _judge(kind, None, result.text, number)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    with ThreadPoolExecutor(max_workers=calls) as pool:
+        done = list(pool.map(lambda args: one(*args), enumerate(plan(calls))))
+    sampling.set()
+    sampler.join()
+    for kind, outcome, elapsed, problem in done:
+        report.outcomes[f"{kind}: {outcome}"] += 1
+        report.slowest[kind] = max(report.slowest.get(kind, 0.0), elapsed)
+        if problem:
+            report.problems.append(problem)
+        elif kind in ATTACKS:
+            report.attacks_refused += 1
+        elif kind == "page":
+            report.pages_whole += 1
+    if baseline is not None and peak is not None:
+        report.peak_rss_growth_mb = (peak - baseline) / 1e6
+    return report
+
+
+def _judge(kind: str, error: LlmwebError | None, text: str | None, number: int) -> str | None:
+    expected = EXPECTED[kind]
+    if expected is None:
+        if error is not None:
+            return f"{kind} {number}: {type(error).__name__}: {error}"
+        missing = [i for i in range(12) if paragraph(number, i) not in (text or "")]
+        return f"{kind} {number}: paragraphs {missing} missing" if missing else None
+    if error is None:
+        return f"{kind}: returned text instead of {expected.__name__}"
+    if not isinstance(error, expected):
+        return f"{kind}: {type(error).__name__} instead of {expected.__name__}: {error}"
+    return None

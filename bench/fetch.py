@@ -1,0 +1,256 @@
+"""Part 5: web_fetch end to end from a loopback server: time and peak memory, decompression bombs.
+
+Each case runs in a fresh process (bench.fetch_case) with LLMWEB_FETCH_ALLOW=127.0.0.1,
+since the fetcher refuses loopback by default. The bombs are built streaming: 1 GiB of
+zeros never sits in memory, only its compressed form (about 1 MB of gzip, a few KB of
+brotli).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.report import PartResult, Target, table
+from bench.scoring import median
+from llmweb import stack
+from llmweb.fetch import limits
+
+GIB = 1024**3
+BOMB_DECODED = GIB
+MEMORY_TARGET_MB = 100
+CHUNK = 1024**2
+
+
+@dataclass(frozen=True)
+class Served:
+    body: bytes
+    headers: tuple[tuple[str, str], ...]
+
+
+def article_html(size: int) -> bytes:
+    """An HTML article of about ``size`` bytes: headings, paragraphs and a code block per section."""
+    words = [
+        "the",
+        "of",
+        "and",
+        "to",
+        "in",
+        "a",
+        "is",
+        "that",
+        "for",
+        "it",
+        "as",
+        "was",
+        "with",
+        "be",
+        "by",
+        "on",
+        "not",
+        "he",
+        "this",
+        "are",
+        "or",
+        "his",
+        "from",
+        "at",
+        "which",
+    ]
+    words += [
+        "search",
+        "engine",
+        "results",
+        "page",
+        "model",
+        "tokens",
+        "fetch",
+        "extract",
+        "document",
+        "server",
+        "network",
+        "latency",
+        "memory",
+    ]
+    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>Bench article</title></head><body>",
+             "<nav><a href='/'>Home</a> <a href='/about'>About</a></nav><article><h1>Bench article</h1>"]  # fmt: skip
+    total, n = sum(map(len, parts)), 0
+    while total < size - 200:
+        n += 1
+        sentence = " ".join(words[(n * 7 + i * 3) % len(words)] for i in range(18)).capitalize() + "."
+        block = f"<h2>Section {n}</h2><p>{html.escape(sentence * 6)}</p><p>{html.escape(sentence * 4)}</p>"
+        if n % 5 == 0:
+            block += f"<pre><code>def section_{n}(x):\n    return x * {n}\n</code></pre>"
+        parts.append(block)
+        total += len(block)
+    parts.append("</article><footer>© bench</footer></body></html>")
+    return "".join(parts).encode()
+
+
+def gzip_bomb(decoded: int) -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip wrapper
+    zeros = bytes(CHUNK)
+    out = [packer.compress(zeros) for _ in range(decoded // CHUNK)]
+    return b"".join([*out, packer.flush()])
+
+
+def brotli_bomb(decoded: int) -> bytes | None:
+    try:
+        import brotli
+    except ImportError:
+        return None
+    packer = brotli.Compressor(quality=5)  # as small as quality 11 for zeros, 30 times faster
+    zeros = bytes(CHUNK)
+    out = [packer.process(zeros) for _ in range(decoded // CHUNK)]
+    return b"".join([*out, packer.finish()])
+
+
+def _handler(routes: dict[str, Served]) -> type[http.server.BaseHTTPRequestHandler]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            served = routes.get(self.path)
+            if served is None:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            for name, value in served.headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(served.body)))
+            self.end_headers()
+            with contextlib.suppress(ConnectionError):  # the fetcher hangs up on a bomb, as it should
+                self.wfile.write(served.body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+@contextlib.contextmanager
+def serving(routes: dict[str, Served]) -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", stack.free_port()), _handler(routes))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass(frozen=True)
+class Case:
+    label: str
+    path: str
+    repeat: int
+    refusals: tuple[str, ...] | None  # the errors that count as refusing it; None: must be read
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    ok: bool
+    seconds: list[float]
+    baseline_kib: int
+    peak_kib: int
+    method: str
+    total_chars: int = 0
+    error: str = ""
+    message: str = ""
+
+    @property
+    def grown_mb(self) -> float:
+        return (self.peak_kib - self.baseline_kib) / 1024
+
+    def outcome(self) -> str:
+        return f"text, {self.total_chars:,} characters" if self.ok else f"{self.error}: {self.message[:160]}"
+
+
+def run_case(base: str, case: Case) -> CaseResult:
+    env = {**os.environ, "LLMWEB_FETCH_ALLOW": "127.0.0.1"}
+    cmd = [sys.executable, "-m", "bench.fetch_case", base + case.path, base + "/warmup", str(case.repeat)]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=stack.REPO, timeout=300)
+    if done.returncode != 0:
+        return CaseResult(False, [0.0], 0, 0, "", error="crashed", message=done.stderr[-300:])
+    return CaseResult(**json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def run(workdir: Path) -> PartResult:
+    part = PartResult("fetch", "5. web_fetch end to end")
+    html_type = (("Content-Type", "text/html; charset=utf-8"),)
+    routes = {
+        "/warmup": Served(article_html(4_000), html_type),
+        "/page-100k": Served(article_html(100_000), html_type),
+        "/page-5m": Served(article_html(limits.MAX_BYTES - 50_000), html_type),
+        "/bomb.gz": Served(gzip_bomb(BOMB_DECODED), (*html_type, ("Content-Encoding", "gzip"))),
+    }
+    brotli = brotli_bomb(BOMB_DECODED)
+    if brotli is not None:
+        routes["/bomb.br"] = Served(brotli, (*html_type, ("Content-Encoding", "br")))
+    page_5m = len(routes["/page-5m"].body) / 1e6
+    cases = [
+        Case("100 KB article page", "/page-100k", 5, None),
+        Case(
+            f"{page_5m:.2f} MB article page (just under the {limits.MAX_BYTES / 1e6:.0f} MB cap)",
+            "/page-5m",
+            3,
+            None,
+        ),
+        Case(
+            f"gzip bomb: 1 GiB of zeros in {len(routes['/bomb.gz'].body) / 1e6:.1f} MB",
+            "/bomb.gz",
+            1,
+            ("TooLarge",),
+        ),
+    ]
+    if brotli is not None:
+        # web_fetch never asks for br; refusing the encoding is as good as stopping at the cap
+        refusals = ("TooLarge", "UnsupportedContent")
+        cases.append(
+            Case(f"brotli bomb: 1 GiB of zeros in {len(brotli) / 1e3:.1f} KB", "/bomb.br", 1, refusals)
+        )
+
+    rows: list[tuple[object, ...]] = []
+    methods = ""
+    with serving(routes) as base:
+        for case in cases:
+            got = run_case(base, case)
+            methods = got.method or methods
+            timing = f"{median(got.seconds) * 1000:.0f} ms (median of {case.repeat})"
+            baseline = f"{got.baseline_kib / 1024:.0f} MB"
+            rows.append((case.label, timing, baseline, f"{got.grown_mb:.1f} MB", got.outcome()))
+            part.say(f"{case.label}: {got.outcome()[:80]}, +{got.grown_mb:.1f} MB")
+            if case.refusals is not None:
+                refused = not got.ok and got.error in case.refusals
+                part.targets.append(
+                    Target(
+                        f"{case.label.split(':')[0]}: refused, peak memory above baseline",
+                        f"{' or '.join(case.refusals)}, < {MEMORY_TARGET_MB} MB",
+                        f"{got.error or 'not refused'}, {got.grown_mb:.1f} MB",
+                        refused and got.grown_mb < MEMORY_TARGET_MB,
+                    )
+                )
+    part.add(
+        "A threaded HTTP server on 127.0.0.1 serves each body; each case is a fresh Python process calling "
+        "`web_fetch(url)` with LLMWEB_FETCH_ALLOW=127.0.0.1. Peak memory = the process's peak resident size "
+        "during the calls minus its resident size after the imports and one 4 KB warm-up fetch "
+        f"(peak read as {methods or 'unknown'}). The bombs are sent with their Content-Encoding "
+        "whatever the request asked (web_fetch asks for gzip and deflate only).",
+        "",
+        table(("case", "time", "baseline RSS", "peak above baseline", "outcome"), rows),
+    )
+    if brotli is None:
+        part.add("", "The brotli bomb was not built: the brotli package is not installed (bench extra).")
+        part.targets.append(
+            Target("brotli bomb", "refused, < 100 MB", "not measured: brotli not installed", None)
+        )
+    return part

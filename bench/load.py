@@ -1,0 +1,109 @@
+"""Loopback HTTP load: sequential latencies and sustained throughput at a fixed concurrency.
+
+Bounded by design: a fixed number of requests, or a fixed duration after which no new
+request starts, and a timeout on every request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+import httpx
+
+from llmweb.search import REQUEST_HEADERS
+
+REQUEST_TIMEOUT = 10.0
+Check = Callable[[httpx.Response], bool]
+Request = Callable[[httpx.AsyncClient, int], Awaitable[httpx.Response]]
+
+
+@dataclass
+class Load:
+    ok: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    first_error: str = ""
+
+    @property
+    def per_second(self) -> float:
+        return self.ok / self.seconds if self.seconds else 0.0
+
+    def merged(self, other: Load) -> Load:
+        return Load(
+            self.ok + other.ok,
+            self.errors + other.errors,
+            self.seconds + other.seconds,
+            self.latencies + other.latencies,
+            self.first_error or other.first_error,
+        )
+
+
+def searxng_answer_ok(answer: httpx.Response) -> bool:
+    """A search that worked: HTTP 200, results, and no engine reported unresponsive."""
+    if answer.status_code != 200:
+        return False
+    data = answer.json()
+    return bool(data.get("results")) and not data.get("unresponsive_engines")
+
+
+def status_ok(answer: httpx.Response) -> bool:
+    return answer.status_code == 200
+
+
+def client(concurrency: int) -> httpx.AsyncClient:
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    return httpx.AsyncClient(headers=REQUEST_HEADERS, limits=limits, timeout=REQUEST_TIMEOUT)
+
+
+async def _one(http: httpx.AsyncClient, request: Request, check: Check, n: int, into: Load) -> None:
+    started = time.perf_counter()
+    try:
+        answer = await request(http, n)
+        good = check(answer)
+        problem = "" if good else f"HTTP {answer.status_code}: {answer.text[:200]}"
+    except (httpx.HTTPError, ValueError) as exc:
+        good, problem = False, f"{type(exc).__name__}: {exc}"
+    if good:
+        into.ok += 1
+        into.latencies.append(time.perf_counter() - started)
+    else:
+        into.errors += 1
+        into.first_error = into.first_error or problem
+
+
+async def interleaved_latencies(
+    targets: Sequence[tuple[Request, Check]], rounds: int, warmup: int = 10
+) -> list[Load]:
+    """One client, one request at a time, taking the targets in turn so drift hits all alike."""
+    loads = [Load() for _ in targets]
+    async with client(1) as http:
+        for n in range(warmup + rounds):
+            for (request, check), load in zip(targets, loads, strict=True):
+                into = load if n >= warmup else Load()
+                await _one(http, request, check, n, into)
+    return loads
+
+
+async def sustained(request: Request, check: Check, concurrency: int, seconds: float) -> Load:
+    """``concurrency`` clients each sending the next request as soon as the last answered."""
+    load = Load()
+    counter = itertools.count()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+
+    async def worker() -> None:
+        # A client (one keep-alive connection) per worker: one shared pool of 32 connections
+        # costs httpx so much that the load generator halves what it can send.
+        async with client(1) as http:
+            while loop.time() < deadline:
+                await _one(http, request, check, next(counter), load)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    load.seconds = time.perf_counter() - started
+    return load

@@ -1,0 +1,435 @@
+"""Part 2: SearXNG's overhead and capacity, our engine beside upstream's, and where the time goes.
+
+Latency: one client on loopback (so limiter.toml's pass list applies), requests taken in
+turn — the fake Brave directly, then a search through SearXNG with each engine — so any
+drift on the machine hits all three alike. Added latency is SearXNG's p50 (p95) minus the
+direct call's. Throughput: N clients for a fixed time, each sending its next search as
+soon as the last one answered. Then a cProfile of in-process searches, and the same
+measurements with the deployment settings the profile points at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+import yaml
+
+from bench import brave_corpus, deployment, load
+from bench.report import PartResult, Target, table
+from bench.scoring import percentile
+from llmweb import stack
+
+LATENCY_ROUNDS = 300
+CONCURRENCY = (1, 8, 32)
+CELL_SECONDS = 10.0
+DIRECT_CELL_SECONDS = 4.0
+VARIANT_ROUNDS = 100
+CONTROL_ROUNDS = 150
+VARIANT_SECONDS = 8.0
+PROFILE_SEARCHES = 200
+WHOLE_VIEW = "the /search view, whole (webapp.search)"  # bench.profile_search.STAGES' first label
+LABEL = {deployment.OURS: "ours (llmwebbrave)", deployment.UPSTREAM: "upstream braveapi"}
+
+# Targets of issue #6.
+ADDED_LATENCY_RATIO = 1.1
+THROUGHPUT_RATIO = 0.9
+MIN_THROUGHPUT = 50.0
+
+
+def search_request(base: str, engine: str) -> load.Request:
+    def request(http: httpx.AsyncClient, n: int) -> Any:
+        return http.get(base, params={"q": f"load query {n} words", "format": "json", "engines": engine})
+
+    return request
+
+
+def direct_request(brave_url: str) -> load.Request:
+    """What our engine sends Brave, sent straight to the fake Brave."""
+
+    def request(http: httpx.AsyncClient, n: int) -> Any:
+        args = {"q": f"load query {n} words", "count": 20, "offset": 0, "country": "PL", "search_lang": "pl"}
+        args |= {
+            "ui_lang": "pl-PL",
+            "safesearch": "moderate",
+            "extra_snippets": "true",
+            "text_decorations": "false",
+        }
+        return http.get(
+            f"{brave_url}?{urlencode(args)}", headers={"X-Subscription-Token": deployment.BENCH_KEY}
+        )
+
+    return request
+
+
+def brave_answer_ok(answer: httpx.Response) -> bool:
+    return answer.status_code == 200 and bool(answer.json().get("web", {}).get("results"))
+
+
+@dataclass
+class Latency:
+    p50: float
+    p95: float
+
+
+def _latency(values: list[float]) -> Latency:
+    return Latency(percentile(values, 50) * 1000, percentile(values, 95) * 1000)
+
+
+def measure_latency(d: deployment.Deployment, rounds: int) -> tuple[Latency, dict[str, Latency], int]:
+    """(direct, {engine: through SearXNG}, errors)."""
+    targets = [(direct_request(d.brave_url()), brave_answer_ok)]
+    targets += [(search_request(d.search_url(), e), load.searxng_answer_ok) for e in deployment.ENGINES]
+    loads = asyncio.run(load.interleaved_latencies(targets, rounds))
+    errors = sum(x.errors for x in loads)
+    return (
+        _latency(loads[0].latencies),
+        {e: _latency(x.latencies) for e, x in zip(deployment.ENGINES, loads[1:], strict=True)},
+        errors,
+    )
+
+
+def measure_throughput(
+    request: load.Request, check: load.Check, concurrency: int, seconds: float
+) -> load.Load:
+    return asyncio.run(load.sustained(request, check, concurrency, seconds))
+
+
+def _ms(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def control_section(part: PartResult, answers: list[dict[str, Any]], workdir: Path) -> None:
+    """The same latency with the extra snippets taken out: how much of our cost is the longer text."""
+    plain = copy.deepcopy(answers)
+    for answer in plain:
+        for result in answer["web"]["results"]:
+            result.pop("extra_snippets", None)
+    with deployment.running(workdir / "no-extra-snippets", plain) as d:
+        direct, via, errors = measure_latency(d, CONTROL_ROUNDS)
+    ours, up = (via[e].p50 - direct.p50 for e in (deployment.OURS, deployment.UPSTREAM))
+    part.add(
+        "",
+        f"Control: the same answers without extra_snippets (a fresh instance, {CONTROL_ROUNDS} rounds, {errors} errors): "
+        f"ours adds {ours:.1f} ms p50, upstream {up:.1f} ms ({ours / up:.2f}×). "
+        + (
+            "So most of the gap above goes with the longer text our engine passes on "
+            "(SearXNG's per-result clean-up, the JSON out and in)."
+            if ours <= ADDED_LATENCY_RATIO * up
+            else "So the gap above is not only the longer text."
+        ),
+    )
+
+
+# --- the profile ------------------------------------------------------------------------
+
+
+def run_profile(d: deployment.Deployment, engine: str, workdir: Path) -> dict[str, Any]:
+    out = workdir / f"profile-{engine.replace(' ', '-')}.json"
+    cmd = [
+        sys.executable,
+        "-m",
+        "bench.profile_search",
+        "--settings",
+        str(d.settings_dir),
+        "--valkey",
+        d.valkey.url,
+    ]
+    cmd += [
+        "--key",
+        deployment.BENCH_KEY,
+        "--engine",
+        engine,
+        "--searches",
+        str(PROFILE_SEARCHES),
+        "--out",
+        str(out),
+    ]
+    with (workdir / f"profile-{engine.replace(' ', '-')}.log").open("wb") as log:
+        subprocess.run(cmd, check=True, stdout=log, stderr=subprocess.STDOUT, cwd=stack.REPO, timeout=300)
+    return dict(json.loads(out.read_text()))
+
+
+def profile_section(part: PartResult, profiles: dict[str, dict[str, Any]]) -> None:
+    up, ours = profiles[deployment.UPSTREAM], profiles[deployment.OURS]
+    part.add(
+        "",
+        "### Where a search's time goes (cProfile, in-process)",
+        "",
+        f"{PROFILE_SEARCHES} JSON searches through `searx.webapp` with Flask's test client, same settings and "
+        "fake Brave, limiter on; the main thread and SearXNG's engine threads profiled. Without the profiler one "
+        f"search took {up['plain_ms_median']:.1f} ms (upstream engine) and {ours['plain_ms_median']:.1f} ms (ours) "
+        f"in-process; cProfile inflates Python-heavy code, so read the shares, not the absolute figures "
+        f"({up['profiled_ms_mean']:.1f} / {ours['profiled_ms_mean']:.1f} ms with the profiler).",
+        "",
+    )
+    labels = sorted(
+        set(up["stages"]) | set(ours["stages"]),
+        key=lambda k: -max(up["stages"].get(k, 0), ours["stages"].get(k, 0)),
+    )
+    rows = [(k, _ms(up["stages"].get(k, 0)), _ms(ours["stages"].get(k, 0))) for k in labels]
+    whole = up["stages"].get(WHOLE_VIEW, 0) or 1
+    top = [k for k in labels if k != WHOLE_VIEW][:4]
+    part.add(
+        "Top costs with upstream's engine (profiled, share of the whole /search view): "
+        + "; ".join(
+            f"{k} {up['stages'][k]:.1f} ms ({up['stages'][k] / whole:.0%})" for k in top if k in up["stages"]
+        )
+        + ". Stages nest: a plugin's on_result runs inside ResultContainer.extend.",
+        "",
+    )
+    part.add("Inclusive time of SearXNG's stages, ms per search (profiled):", "")
+    part.add(table(("stage", "upstream braveapi", "ours"), rows), "")
+    for thread in ("main", "engine"):
+        keys = sorted(set(up[thread]) | set(ours[thread]), key=lambda k: -up[thread].get(k, 0))
+        rows = [
+            (k, _ms(up[thread].get(k, 0)), _ms(ours[thread].get(k, 0)))
+            for k in keys
+            if max(up[thread].get(k, 0), ours[thread].get(k, 0)) >= 0.05
+        ]
+        what = "main thread (request handling)" if thread == "main" else "engine threads (one per search)"
+        part.add(
+            f"Self time by code area, {what}, ms per search (profiled; C and stdlib time charged to the calling area; "
+            "'waiting' is time blocked on the other threads or the network):",
+            "",
+            table(("area", "upstream braveapi", "ours"), rows),
+            "",
+        )
+    part.add(
+        "Top functions by own time on the main thread (upstream engine): "
+        + ", ".join(f"`{n}` {ms:.2f} ms" for n, ms in up["top"][:8])
+        + "."
+    )
+    part.add(
+        "Top on the engine thread: " + ", ".join(f"`{n}` {ms:.2f} ms" for n, ms in up["top_engine"][:6]) + "."
+    )
+
+
+# --- deployment settings worth changing -------------------------------------------------
+
+
+def _upstream_plugins() -> dict[str, Any]:
+    import searx  # the server extra; its settings.yml lists the plugins a stock instance loads
+
+    defaults = yaml.safe_load((Path(searx.__file__).parent / "settings.yml").read_text())
+    return dict(defaults["plugins"])
+
+
+def upstream_plugins(settings: dict[str, Any]) -> None:
+    """Upstream's plugin choices instead of ours (which switch tracker_url_remover off)."""
+    settings["plugins"] = _upstream_plugins()  # SearXNG replaces the default plugin list with this one
+
+
+def without_limiter(settings: dict[str, Any]) -> None:
+    settings["server"]["limiter"] = False
+
+
+@dataclass
+class Variant:
+    name: str
+    why: str
+    change: deployment.SettingsChange | None = None
+    env: dict[str, str] | None = None
+
+
+VARIANTS = (
+    Variant(
+        "tracker_url_remover plugin on (upstream's default; settings.yml turns it off)",
+        "for every URL of every result it reads its rule table from SQLite, and on an instance that could "
+        "download ClearURLs' rules (this one cannot: no internet) it also matches them against URLs with a query",
+        change=upstream_plugins,
+    ),
+    Variant("limiter off", "each search passes the limiter and logs a PASS line", change=without_limiter),
+    Variant(
+        "granian --workers 2", "one worker runs Python on one core at a time", env={"GRANIAN_WORKERS": "2"}
+    ),
+)
+
+
+@dataclass
+class Measured:
+    direct: Latency
+    via: dict[str, Latency]
+    throughput32: dict[str, load.Load]
+    errors: int
+
+
+def measure_variant(d: deployment.Deployment, rounds: int, seconds: float) -> Measured:
+    direct, via, errors = measure_latency(d, rounds)
+    t32 = {
+        e: measure_throughput(search_request(d.search_url(), e), load.searxng_answer_ok, 32, seconds)
+        for e in deployment.ENGINES
+    }
+    return Measured(direct, via, t32, errors + sum(x.errors for x in t32.values()))
+
+
+def variants_section(part: PartResult, answers: list[dict[str, Any]], workdir: Path, base: Measured) -> None:
+    rows: list[tuple[object, ...]] = []
+
+    def row(name: str, m: Measured) -> None:
+        for e in deployment.ENGINES:
+            added = m.via[e].p50 - m.direct.p50
+            rows.append(
+                (
+                    name,
+                    LABEL[e],
+                    _ms(m.via[e].p50),
+                    _ms(added),
+                    f"{m.throughput32[e].per_second:.0f}",
+                    m.errors,
+                )
+            )
+
+    row("as shipped (same run, above)", base)
+    results: list[tuple[Variant, Measured]] = []
+    for i, variant in enumerate(VARIANTS):
+        with deployment.running(workdir / f"variant-{i}", answers, variant.change, variant.env) as d:
+            measured = measure_variant(d, VARIANT_ROUNDS, VARIANT_SECONDS)
+        results.append((variant, measured))
+        part.say(
+            f"{variant.name}: upstream added p50 {measured.via[deployment.UPSTREAM].p50 - measured.direct.p50:.1f} ms, {measured.throughput32[deployment.UPSTREAM].per_second:.0f}/s at 32"
+        )
+        row(variant.name, measured)
+    part.add(
+        "",
+        "### Deployment settings the profile points at, measured",
+        "",
+        "Each row is a fresh SearXNG with one setting changed; "
+        f"{VARIANT_ROUNDS} interleaved rounds for latency, {VARIANT_SECONDS:.0f} s at 32 clients for throughput. "
+        "Why each was tried: " + "; ".join(f"{v.name} — {v.why}" for v in VARIANTS) + ".",
+        "",
+        table(("setting", "engine", "p50 ms", "added p50 ms", "searches/s at 32", "errors"), rows),
+    )
+
+    def added(m: Measured, e: str) -> float:
+        return m.via[e].p50 - m.direct.p50
+
+    up = deployment.UPSTREAM
+    best, measured = min(results, key=lambda vm: added(vm[1], up) - added(base, up))
+    part.add(
+        "",
+        f"Largest saving: **{best.name}** — upstream's added p50 {added(base, up):.1f} → {added(measured, up):.1f} ms and "
+        f"{base.throughput32[up].per_second:.0f} → {measured.throughput32[up].per_second:.0f} searches/s at 32 clients; "
+        f"ours {added(base, deployment.OURS):.1f} → {added(measured, deployment.OURS):.1f} ms and "
+        f"{base.throughput32[deployment.OURS].per_second:.0f} → {measured.throughput32[deployment.OURS].per_second:.0f}/s "
+        "(a fresh instance beside the shipped one, so compare with care: the machine may have changed in between).",
+    )
+
+
+# --- the part ---------------------------------------------------------------------------
+
+
+def run(workdir: Path) -> PartResult:
+    part = PartResult("searxng", "2. SearXNG overhead and capacity")
+    answers = brave_corpus.build_answers()
+    with deployment.running(workdir / "shipped", answers) as d:
+        direct, via, latency_errors = measure_latency(d, LATENCY_ROUNDS)
+        part.say(
+            f"direct p50 {direct.p50:.1f} ms; "
+            + "; ".join(f"{LABEL[e]} p50 {via[e].p50:.1f} ms" for e in deployment.ENGINES)
+        )
+        cells: dict[tuple[str, int], load.Load] = {}
+        for c in CONCURRENCY:
+            cells[("direct", c)] = measure_throughput(
+                direct_request(d.brave_url()), brave_answer_ok, c, DIRECT_CELL_SECONDS
+            )
+            # Two halves in opposite order, so a change on the machine mid-cell favours neither engine.
+            for order in (deployment.ENGINES, deployment.ENGINES[::-1]):
+                for e in order:
+                    half = measure_throughput(
+                        search_request(d.search_url(), e), load.searxng_answer_ok, c, CELL_SECONDS / 2
+                    )
+                    cells[(e, c)] = cells[(e, c)].merged(half) if (e, c) in cells else half
+            for e in deployment.ENGINES:
+                part.say(
+                    f"{LABEL[e]} at {c}: {cells[(e, c)].per_second:.0f}/s, {cells[(e, c)].errors} errors"
+                )
+        profiles = {e: run_profile(d, e, workdir) for e in deployment.ENGINES}
+    base = Measured(
+        direct,
+        via,
+        {e: cells[(e, 32)] for e in deployment.ENGINES},
+        latency_errors + sum(cells[(e, 32)].errors for e in deployment.ENGINES),
+    )
+
+    lat_rows = [("fake Brave, called directly", _ms(direct.p50), _ms(direct.p95), "—", "—")]
+    for e in deployment.ENGINES:
+        lat_rows.append(
+            (
+                f"SearXNG + {LABEL[e]}",
+                _ms(via[e].p50),
+                _ms(via[e].p95),
+                _ms(via[e].p50 - direct.p50),
+                _ms(via[e].p95 - direct.p95),
+            )
+        )
+    part.add(
+        "SearXNG under granian as scripts/serve runs it (`"
+        + " ".join(stack.GRANIAN_ARGS)
+        + "`), shipped settings, "
+        "limiter on with a real valkey, client on 127.0.0.1 (pass list); the fake Brave answers from "
+        f"the part-1 corpus, gzipped. Query text differs in every request. {LATENCY_ROUNDS} rounds, one client, "
+        f"targets taken in turn; {latency_errors} errors.",
+        "",
+        table(("path", "p50 ms", "p95 ms", "added p50 ms", "added p95 ms"), lat_rows),
+        "",
+    )
+    tp_rows = []
+    for name, label in (
+        ("direct", "fake Brave, called directly"),
+        *((e, f"SearXNG + {LABEL[e]}") for e in deployment.ENGINES),
+    ):
+        row: list[object] = [label]
+        for c in CONCURRENCY:
+            cell = cells[(name, c)]
+            row.append(f"{cell.per_second:.0f} ({cell.errors} err)")
+        tp_rows.append(row)
+    part.add(
+        f"Sustained searches per second ({CELL_SECONDS:.0f} s per cell in two halves, the engines taking turns; "
+        f"{DIRECT_CELL_SECONDS:.0f} s for the direct row; "
+        "errors = non-200, no results or an unresponsive engine):",
+        "",
+        table(("path", *(f"{c} client{'s' if c > 1 else ''}" for c in CONCURRENCY)), tp_rows),
+    )
+    first_error = next((cells[k].first_error for k in cells if cells[k].first_error), "")
+    if first_error:
+        part.add("", f"First error seen: `{first_error[:300]}`")
+
+    control_section(part, answers, workdir)
+    profile_section(part, profiles)
+    variants_section(part, answers, workdir, base)
+
+    ours_added = via[deployment.OURS].p50 - direct.p50
+    up_added = via[deployment.UPSTREAM].p50 - direct.p50
+    ours32, up32 = cells[(deployment.OURS, 32)].per_second, cells[(deployment.UPSTREAM, 32)].per_second
+    ours_errors = sum(cells[(deployment.OURS, c)].errors for c in CONCURRENCY)
+    part.targets += [
+        Target(
+            "added p50 latency, ours / upstream",
+            f"≤ {ADDED_LATENCY_RATIO}×",
+            f"{ours_added:.1f} / {up_added:.1f} ms = {ours_added / up_added:.2f}×",
+            ours_added <= ADDED_LATENCY_RATIO * up_added,
+        ),
+        Target(
+            "throughput at 32 clients, ours / upstream",
+            f"≥ {THROUGHPUT_RATIO}×",
+            f"{ours32:.0f} / {up32:.0f} = {ours32 / up32:.2f}×",
+            ours32 >= THROUGHPUT_RATIO * up32,
+        ),
+        Target(
+            "our throughput at 32 clients",
+            f"≥ {MIN_THROUGHPUT:.0f}/s",
+            f"{ours32:.0f}/s",
+            ours32 >= MIN_THROUGHPUT,
+        ),
+        Target("errors under load, ours", "0", str(ours_errors), ours_errors == 0),
+    ]
+    return part

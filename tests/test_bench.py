@@ -1,0 +1,89 @@
+"""The bench's pure scoring, on inputs small enough to check by hand. No timings here, ever."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import scoring
+from bench.fake_brave import answer_index
+
+
+def test_identical_texts_score_one() -> None:
+    counts = scoring.match_counts("the quick brown fox jumps over", "the quick brown fox jumps over")
+    assert scoring.scores([counts]) == (1.0, 1.0, 1.0)
+
+
+def test_shingles_are_runs_of_four_word_tokens() -> None:
+    assert list(scoring.shingles("a b c d e", 4)) == [("a", "b", "c", "d"), ("b", "c", "d", "e")]
+
+
+def test_a_text_shorter_than_a_shingle_is_one_shingle() -> None:
+    assert list(scoring.shingles("only two", 4)) == [("only", "two")]
+
+
+def test_punctuation_and_spacing_do_not_count() -> None:
+    assert scoring.tokenize("Hello,  world!\n(again)") == ["Hello", "world", "again"]
+
+
+def test_extra_text_lowers_precision_not_recall() -> None:
+    counts = scoring.match_counts("a b c d e", "a b c d e f g h", n=1)
+    assert counts == pytest.approx((5 / 8, 3 / 8, 0.0))
+    precision, recall, f1 = scoring.scores([counts])
+    assert (precision, recall) == pytest.approx((5 / 8, 1.0))
+    assert f1 == pytest.approx(2 * (5 / 8) / (5 / 8 + 1))
+
+
+def test_missing_text_lowers_recall_not_precision() -> None:
+    precision, recall, _ = scoring.scores([scoring.match_counts("a b c d", "a b", n=1)])
+    assert (precision, recall) == pytest.approx((1.0, 0.5))
+
+
+def test_pages_are_averaged_whatever_their_length() -> None:
+    short = scoring.match_counts("a b", "a b", n=1)  # perfect
+    long = scoring.match_counts(" ".join(f"w{i}" for i in range(100)), "", n=1)  # nothing found
+    precision, recall, _ = scoring.scores([short, long])
+    assert precision == 1.0  # the empty prediction has no precision to average
+    assert recall == pytest.approx(0.5)
+
+
+def test_f1_is_the_harmonic_mean_of_the_mean_precision_and_recall() -> None:
+    pages = [
+        scoring.match_counts("a b c d", "a b c d x y z w", n=1),
+        scoring.match_counts("a b c d", "a b", n=1),
+    ]
+    precision, recall, f1 = scoring.scores(pages)
+    assert (precision, recall) == pytest.approx(((0.5 + 1.0) / 2, (1.0 + 0.5) / 2))
+    assert f1 == pytest.approx(0.75)
+
+
+def test_nothing_predicted_for_an_empty_truth_scores_zero_counts() -> None:
+    assert scoring.match_counts("", "") == (0.0, 0.0, 0.0)
+
+
+def test_code_block_survives_respacing_but_not_exactly() -> None:
+    block = "def f(x):\n    return x\n"
+    respaced = "Intro\n\ndef f(x): return x\n\nOutro"
+    assert scoring.block_survives_normalised(block, respaced)
+    assert not scoring.block_survives_exact(block, respaced)
+
+
+def test_code_block_survives_exactly_with_indentation_and_no_break_spaces() -> None:
+    block = "fn f() {\n\xa0\xa0\xa0\xa0g();\n}"
+    text = "Text\n```\nfn f() {\n    g();\n}\n```"
+    assert scoring.block_survives_exact(block, text)
+    assert scoring.lines_found_exact(block, text) == (3, 3)
+
+
+def test_lost_indentation_loses_exact_lines() -> None:
+    assert scoring.lines_found_exact("if x:\n    y()\n", "if x:\ny()") == (1, 2)
+
+
+def test_percentile_interpolates_between_ranks() -> None:
+    assert scoring.percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.5
+    assert scoring.percentile([10.0], 95) == 10.0
+
+
+def test_fake_brave_picks_the_answer_by_the_last_number_in_the_query() -> None:
+    assert answer_index("bench query 17", 60) == 17
+    assert answer_index("load query 125 words", 60) == 5
+    assert answer_index("no number", 60) == answer_index("no number", 60)
