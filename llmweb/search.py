@@ -24,6 +24,16 @@ SAFE_SEARCH_LEVELS: dict[str, int] = {"off": 0, "moderate": 1, "strict": 2}
 MAX_QUERY_CHARS = 400  # Brave's limit; longer queries only get shortened upstream.
 # SearXNG's own check (searx/webutils.py VALID_LANGUAGE_CODE), plus its two keywords.
 LANGUAGE_CODE = re.compile(r"^([a-z]{2,3}(-[a-zA-Z]{2})?|all|auto)$")
+# ISO 639-1: a two-letter code outside it is a typo SearXNG would pass on silently, and the
+# engine would then search in its default language instead.
+ISO_639_1 = frozenset(
+    """aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy
+    da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy
+    hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li
+    ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa
+    pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th
+    ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu""".split()  # noqa: SIM905
+)
 
 # SearXNG's English reasons for an unresponsive engine, mapped to what the admin can do.
 REASON_ADVICE = {
@@ -87,11 +97,14 @@ class SearchRequest(BaseModel):
     def _known_language_shape(cls, value: str | None) -> str | None:
         # "auto" asks SearXNG to guess from Accept-Language, which a model client does not
         # have; the instance's default language serves it better.
-        if value is None or value.strip() in ("", "auto"):
+        if value is None or value.strip().lower() in ("", "auto"):
             return None
-        value = value.strip()
-        if not LANGUAGE_CODE.match(value):
-            raise ValueError(f"{value!r} is not a language code; use one like 'en', 'en-US', 'de' or 'pl-PL'")
+        # "EN" and "de_de" are what a model means by "en" and "de-DE".
+        asked = value.strip()
+        language, _, region = asked.replace("_", "-").lower().partition("-")
+        value = language + (f"-{region.upper()}" if region else "")
+        if not LANGUAGE_CODE.match(value) or (len(language) == 2 and language not in ISO_639_1):
+            raise ValueError(f"{asked!r} is not a language code; use one like 'en', 'en-US', 'de' or 'pl-PL'")
         return value
 
     @field_validator("max_results", mode="before")

@@ -12,6 +12,8 @@ from llmweb.errors import InvalidInput
 
 _GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
 _GIST_ID = re.compile(r"^[0-9a-fA-F]{5,}$")
+# "data:…", "javascript:…", "mailto:…" — but not "example.com:8080/…", whose "scheme" has a dot.
+_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):(?!\d+(?:/|$))")
 
 
 class Rewrite(NamedTuple):
@@ -24,6 +26,19 @@ def check_fetch_url(url: object) -> str:
     if not isinstance(url, str) or not url.strip():
         raise InvalidInput("web_fetch needs a URL such as https://example.com/page.")
     text = url.strip()
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise InvalidInput(f"{text!r} holds control characters; send the address without them.")
+    scheme = _SCHEME.match(text)
+    if "://" not in text and scheme and scheme[1].lower() not in ("http", "https") and "." not in scheme[1]:
+        raise InvalidInput(
+            f"llmweb fetches only http and https URLs, and {text[:60]!r} uses {scheme[1].lower()}:. "
+            "Find an http or https address for the same content."
+        )
+    if text.startswith(("/", "./", "../", "?", "#")):
+        raise InvalidInput(
+            f"{text!r} is a relative address. Join it to the address of the page it came from "
+            "and send the complete URL, such as https://example.com/path."
+        )
     if "://" not in text:
         raise InvalidInput(
             f"{text!r} has no scheme; llmweb fetches http and https URLs. Did you mean https://{text}?"
@@ -43,6 +58,8 @@ def check_fetch_url(url: object) -> str:
         raise InvalidInput(
             f"{text!r} names no host. Send a complete address such as https://example.com/page."
         )
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise InvalidInput(f"{text!r} names port {parsed.port}; a port is a number from 1 to 65535.")
     return str(parsed.copy_with(fragment=None))
 
 
