@@ -21,6 +21,7 @@ PARTS = {
     "docs": "bench.docs",
     "fetch": "bench.fetch",
     "tokens": "bench.tokens",
+    "reliability": "bench.reliability",
 }
 BUDGET_SECONDS = 15 * 60
 
