@@ -10,7 +10,7 @@ Without --json, search and fetch print exactly the text a model reads from the t
 With --json they print the Python API's answer, model_dump(mode="json"):
 
 - search (SearchResponse): query, language, page, results (each: title, url, content,
-  published, engines), failed_engines, suggestions, corrections;
+  published, engines), more_on_page, failed_engines, suggestions, corrections;
 - fetch (FetchResult): url, requested_url, rewritten, title, published, content_type,
   text, start, total_chars, next_start, compressed, notes;
 - a failure: {"error": {"type": "SearchUnavailable", "message": "..."}}.
