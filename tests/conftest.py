@@ -192,5 +192,22 @@ def brave_result(url: str, title: str = "Title", **fields: Any) -> dict[str, Any
     }
 
 
+def answer_numbered_results(brave: HTTPServer, count: int, *, extra_snippets: bool = False) -> None:
+    """Brave answers every search with results "Wynik 0…", dated 2026-11-02, at example.org/0…"""
+    results = []
+    for n in range(count):
+        extra = {"extra_snippets": [f"Dodatkowy fragment {n}."]} if extra_snippets else {}
+        results.append(
+            brave_result(
+                f"https://example.org/{n}",
+                f"Wynik {n}",
+                description=f"Opis {n}.",
+                page_age="2026-11-02T00:00:00",
+                **extra,
+            )
+        )
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer(results))
+
+
 def load_fixture(name: str) -> Any:
     return json.loads((REPO / "tests" / "fixtures" / name).read_text())

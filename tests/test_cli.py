@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BRAVE_PATH, SENTINEL_KEY, StartSearxng, brave_answer, brave_result
+from conftest import (
+    BRAVE_PATH,
+    SENTINEL_KEY,
+    StartSearxng,
+    answer_numbered_results,
+    brave_answer,
+)
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
@@ -54,19 +60,7 @@ ARTICLE = """<!doctype html><html><head><title>Valkey dla limitera</title></head
 
 
 def two_results(brave: HTTPServer) -> None:
-    brave.expect_request(BRAVE_PATH).respond_with_json(
-        brave_answer(
-            [
-                brave_result(
-                    f"https://example.org/{n}",
-                    f"Wynik {n}",
-                    description=f"Opis {n}.",
-                    page_age="2026-11-02T00:00:00",
-                )
-                for n in range(2)
-            ]
-        )
-    )
+    answer_numbered_results(brave, 2)
 
 
 def test_the_llmweb_command_is_installed() -> None:

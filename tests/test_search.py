@@ -9,7 +9,15 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import BRAVE_PATH, ENGINE_NAME, StartSearxng, brave_answer, brave_result, engine_entry
+from conftest import (
+    BRAVE_PATH,
+    ENGINE_NAME,
+    StartSearxng,
+    answer_numbered_results,
+    brave_answer,
+    brave_result,
+    engine_entry,
+)
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
@@ -19,19 +27,7 @@ from llmweb.search import parse_answer, validate_request, web_search
 
 
 def twenty_results(brave: HTTPServer) -> None:
-    brave.expect_request(BRAVE_PATH).respond_with_json(
-        brave_answer(
-            [
-                brave_result(
-                    f"https://example.org/{n}",
-                    f"Wynik {n}",
-                    description=f"Opis {n}.",
-                    page_age="2026-11-02T00:00:00",
-                )
-                for n in range(20)
-            ]
-        )
-    )
+    answer_numbered_results(brave, 20)
 
 
 def test_results_carry_title_url_dated_content_date_and_engine(

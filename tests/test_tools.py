@@ -16,7 +16,13 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import BRAVE_PATH, StartSearxng, brave_answer, brave_result, engine_entry
+from conftest import (
+    BRAVE_PATH,
+    StartSearxng,
+    answer_numbered_results,
+    brave_answer,
+    engine_entry,
+)
 from pydantic import BaseModel, Field
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
@@ -190,20 +196,7 @@ def test_an_unusable_field_is_named_with_the_arguments_to_send(
 
 
 def three_results(brave: HTTPServer) -> None:
-    brave.expect_request(BRAVE_PATH).respond_with_json(
-        brave_answer(
-            [
-                brave_result(
-                    f"https://example.org/{n}",
-                    f"Wynik {n}",
-                    description=f"Opis {n}.",
-                    extra_snippets=[f"Dodatkowy fragment {n}."],
-                    page_age="2026-11-02T00:00:00",
-                )
-                for n in range(3)
-            ]
-        )
-    )
+    answer_numbered_results(brave, 3, extra_snippets=True)
 
 
 def test_a_search_answer_starts_with_the_query_and_todays_date(
