@@ -109,49 +109,30 @@ def _pre_text(pre: lxml.html.HtmlElement) -> str:
     return str(pre.text_content())
 
 
-_BLOCKS = frozenset(
-    [
-        "p",
-        "div",
-        "section",
-        "article",
-        "main",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "li",
-        "dt",
-        "dd",
-        "tr",
-        "td",
-        "th",
-        "pre",
-        "blockquote",
-        "table",
-        "ul",
-        "ol",
-        "dl",
-        "summary",
-        "details",
-    ]
+BLOCK_TAGS = frozenset(
+    """p div section article main h1 h2 h3 h4 h5 h6 li dt dd tr td th pre blockquote table
+    ul ol dl summary details""".split()  # noqa: SIM905
 )
 
 
-def element_text(element: lxml.html.HtmlElement) -> str:
-    """The element's visible text, with block elements on lines of their own."""
+def block_text(element: lxml.html.HtmlElement, *, tidy: bool = True) -> str:
+    """The element's visible text, with block elements on lines of their own.
+
+    ``tidy`` drops blank lines and the spaces around each line (the gold text); without it
+    lines stay as they are, so code keeps its indentation (an extractor's output)."""
     copy = lxml.html.fromstring(lxml.html.tostring(element))
     for bad in copy.xpath(".//script | .//style | .//noscript"):
         bad.drop_tree()
     for el in copy.iter():
-        if isinstance(el.tag, str) and el.tag in _BLOCKS:
+        if isinstance(el.tag, str) and el.tag in BLOCK_TAGS:
             el.text = "\n" + (el.text or "")
             el.tail = "\n" + (el.tail or "")
         elif el.tag == "br":
             el.tail = "\n" + (el.tail or "")
-    return "\n".join(line.strip() for line in str(copy.text_content()).splitlines() if line.strip())
+    text = str(copy.text_content())
+    if not tidy:
+        return text
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def read_page(doc_set: DocSet, path: Path, root: Path) -> DocPage | None:
@@ -170,7 +151,7 @@ def read_page(doc_set: DocSet, path: Path, root: Path) -> DocPage | None:
         code = _pre_text(pre)
         if code.strip():
             blocks.append(code)
-    return DocPage(doc_set.kind, str(path.relative_to(root)), html, element_text(main), tuple(blocks))
+    return DocPage(doc_set.kind, str(path.relative_to(root)), html, block_text(main), tuple(blocks))
 
 
 def load(doc_set: DocSet) -> list[DocPage]:

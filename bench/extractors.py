@@ -62,46 +62,14 @@ def readability_lxml(html: str, url: str) -> str:
     return str(html_text.extract_text(Document(html).summary(html_partial=True)))  # as run_readability.py
 
 
-_BLOCK_TAGS = frozenset(
-    [
-        "p",
-        "div",
-        "section",
-        "article",
-        "main",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "li",
-        "dt",
-        "dd",
-        "tr",
-        "pre",
-        "blockquote",
-        "table",
-        "ul",
-        "ol",
-        "dl",
-        "br",
-    ]
-)
-
-
 def readability_lxml_plain(html: str, url: str) -> str:
     """readability-lxml's summary as plain text, <pre> untouched (html_text respaces code)."""
     import lxml.html
     from readability import Document
 
-    summary = lxml.html.fromstring(Document(html).summary(html_partial=True))
-    for el in summary.iter():
-        if isinstance(el.tag, str) and el.tag in _BLOCK_TAGS:
-            el.tail = "\n" + (el.tail or "")
-            if el.tag != "br":
-                el.text = "\n" + (el.text or "")
-    return str(summary.text_content())
+    from bench.docs_corpus import block_text
+
+    return block_text(lxml.html.fromstring(Document(html).summary(html_partial=True)), tidy=False)
 
 
 def html2text_page(html: str, url: str) -> str:

@@ -74,6 +74,16 @@ def write_test_settings(
     return folder
 
 
+TWIN_NAME, TWIN_PATH = "brave twin", "/twin"
+
+
+def add_brave_twin(settings: dict[str, Any]) -> None:
+    """A second instance of our engine, asking the fake Brave at TWIN_PATH (to fail on its own)."""
+    twin = dict(engine_entry(settings), name=TWIN_NAME, shortcut="btw")
+    twin["base_url"] = twin["base_url"].replace(BRAVE_PATH, TWIN_PATH)
+    settings["engines"].append(twin)
+
+
 @pytest.fixture(scope="session")
 def valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[stack.Process]:
     proc = stack.start_valkey(tmp_path_factory.mktemp("valkey"))

@@ -12,11 +12,12 @@ import pytest
 from conftest import (
     BRAVE_PATH,
     ENGINE_NAME,
+    TWIN_PATH,
     StartSearxng,
+    add_brave_twin,
     answer_numbered_results,
     brave_answer,
     brave_result,
-    engine_entry,
 )
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
@@ -142,14 +143,9 @@ def test_every_engine_failing_is_an_error_naming_engine_and_reason(
 def test_results_from_one_engine_come_back_with_the_failed_engine_named(
     start_searxng: StartSearxng, brave: HTTPServer
 ) -> None:
-    def second_brave_engine(settings: dict[str, Any]) -> None:
-        twin = dict(engine_entry(settings), name="brave twin", shortcut="btw")
-        twin["base_url"] = twin["base_url"].replace(BRAVE_PATH, "/twin")
-        settings["engines"].append(twin)
-
-    searxng = start_searxng(second_brave_engine)
+    searxng = start_searxng(add_brave_twin)
     twenty_results(brave)
-    brave.expect_request("/twin").respond_with_data("boom", status=500)
+    brave.expect_request(TWIN_PATH).respond_with_data("boom", status=500)
     response = web_search("pół na pół", searxng_url=searxng.url)
     assert len(response.results) == 10
     assert response.failed_engines == {"brave twin": "server API error"}

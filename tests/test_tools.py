@@ -18,10 +18,11 @@ import jsonschema
 import pytest
 from conftest import (
     BRAVE_PATH,
+    TWIN_PATH,
     StartSearxng,
+    add_brave_twin,
     answer_numbered_results,
     brave_answer,
-    engine_entry,
 )
 from pydantic import BaseModel, Field
 from pytest_httpserver import HTTPServer
@@ -294,14 +295,9 @@ def test_could_not_search_reads_as_an_error_naming_the_engine(
 def test_results_come_with_a_note_naming_engines_that_failed(
     start_searxng: StartSearxng, brave: HTTPServer
 ) -> None:
-    def second_brave_engine(settings: dict[str, Any]) -> None:
-        twin = dict(engine_entry(settings), name="brave twin", shortcut="btw")
-        twin["base_url"] = twin["base_url"].replace(BRAVE_PATH, "/twin")
-        settings["engines"].append(twin)
-
-    searxng = start_searxng(second_brave_engine)
+    searxng = start_searxng(add_brave_twin)
     three_results(brave)
-    brave.expect_request("/twin").respond_with_data("boom", status=500)
+    brave.expect_request(TWIN_PATH).respond_with_data("boom", status=500)
     answer = search(searxng, {"query": "pół na pół"})
     assert answer.startswith('Search results for "pół na pół"')
     assert (
