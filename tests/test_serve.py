@@ -1,0 +1,89 @@
+"""scripts/serve, as a person runs it: it answers JSON on loopback and stops everything on a signal.
+
+It runs with --settings pointing at the test copy of the shipped settings (Brave faked on
+loopback, keyless engines off), the only change a loopback run needs.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import BRAVE_PATH, SENTINEL_KEY, brave_answer, brave_result, write_test_settings
+from pytest_httpserver import HTTPServer
+
+from llmweb import stack
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def wait_for_line(proc: subprocess.Popen[str], text: str, seconds: float = 90) -> list[str]:
+    lines: list[str] = []
+    deadline = time.monotonic() + seconds
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if text in line:
+            return lines
+    raise AssertionError(f"{text!r} never printed:\n{''.join(lines)}")
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_serve_answers_json_on_loopback_and_stops_everything_on_a_signal(
+    tmp_path: Path, brave: HTTPServer, stop_signal: signal.Signals
+) -> None:
+    if not Path("/proc").is_dir():
+        pytest.skip("needs /proc to find the server's child processes")
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([brave_result("https://example.org/s")]))
+    settings = write_test_settings(tmp_path / "settings", brave.url_for("").rstrip("/"))
+    port = stack.free_port()
+    command = [str(REPO / "scripts" / "serve"), "--port", str(port), "--settings", str(settings)]
+    serve = subprocess.Popen(
+        [*command, "--workdir", str(tmp_path / "var")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "BRAVE_API_KEY": SENTINEL_KEY},
+    )
+    try:
+        printed = wait_for_line(serve, "SearXNG listens on")
+        assert f"http://127.0.0.1:{port}" in printed[-1]
+        answer = httpx.get(
+            f"http://127.0.0.1:{port}/search", params={"q": "serve", "format": "json"}, timeout=30
+        )
+        assert [r["url"] for r in answer.json()["results"]] == ["https://example.org/s"]
+        # scripts/serve execs the stack runner, whose children are granian and redis.
+        servers = children_of(serve.pid)
+        assert len(servers) == 2, "granian and the limiter's redis must run as children"
+        serve.send_signal(stop_signal)
+        rest, _ = serve.communicate(timeout=60)
+        assert serve.returncode == 0
+        assert "stopped" in rest
+        for pid in servers:
+            assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+        with pytest.raises(httpx.TransportError):
+            httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
