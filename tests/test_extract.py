@@ -126,6 +126,61 @@ def test_text_that_trafilatura_discards_still_comes_back_from_the_whole_page() -
     assert SENTENCE.strip() in text
 
 
+# An example from a method's documentation, typed out as a reader sees it.
+EXAMPLE_CODE = """\
+let mut writer = BufWriter::new(stream);
+for i in 0..10 {
+    writer.write(&[i + 1]).unwrap();
+}"""
+
+
+def rustdoc_method(code: str) -> str:
+    """A method's documentation laid out as rustdoc does: linked signature, sentence, example, "Run"."""
+    return (
+        '<div class="impl-items"><details class="method-toggle" open><summary><h4>pub fn '
+        '<a href="#method.new">new</a>(inner: W) -&gt; <a href="struct.BufWriter.html">BufWriter</a></h4>'
+        '</summary><div class="docblock"><p>Creates a new buffered writer with a default capacity.</p>'
+        '<h5 id="examples"><a href="#examples">Examples</a></h5>'
+        f'<div class="example-wrap"><pre class="rust">{html_lib.escape(code)}</pre>'
+        '<a class="test-arrow" href="https://play.rust-lang.org/">Run</a></div></div></details></div>'
+    )
+
+
+def test_a_short_example_among_a_few_links_keeps_its_code_verbatim() -> None:
+    body = f"<h1>Struct BufWriter</h1>{PARAGRAPH}{rustdoc_method(EXAMPLE_CODE)}{PARAGRAPH}"
+    assert f"\n{EXAMPLE_CODE}\n```" in extract_page(page(body)).text
+
+
+def test_a_one_line_summary_made_of_links_in_the_declared_main_region_is_kept() -> None:
+    summary = (
+        '<details open><summary><h4>fn <a href="#method.type_id">type_id</a>(&amp;self) -&gt; '
+        '<a href="struct.TypeId.html">TypeId</a></h4></summary><div class="docblock"><p>Gets the '
+        '<a href="struct.TypeId.html">TypeId</a> of self. <a href="#method.type_id">Read more</a></p></div></details>'
+    )
+    body = f'<section id="main-content"><h1>Trait Any</h1>{PARAGRAPH}{summary}{PARAGRAPH}</section>'
+    assert "Gets the TypeId of self." in extract_page(page(body)).text
+
+
+def test_an_index_of_pages_in_the_declared_main_region_is_kept() -> None:
+    pages = ["threading — Thread-based parallelism", "queue — A synchronized queue class"]
+    index = "".join(f'<li><a href="page{i}.html">{name}</a></li>' for i, name in enumerate(pages))
+    body = f'<div role="main"><h1>Concurrent Execution</h1>{PARAGRAPH}<ul>{index}</ul></div>'
+    text = extract_page(page(body)).text
+    assert all(name in text for name in pages)
+
+
+def test_a_list_of_links_outside_the_declared_main_region_is_left_out() -> None:
+    links = "".join(f'<li><a href="/story{i}">Other story number {i}</a></li>' for i in range(6))
+    body = f'<div role="main"><h1>Parks budget approved</h1>{PARAGRAPH * 3}</div><div><ul>{links}</ul></div>'
+    assert "Other story" not in extract_page(page(body)).text
+
+
+def test_a_code_block_in_the_sidebar_is_left_out() -> None:
+    sidebar = '<nav class="sidebar"><h3>Snippets</h3><pre>sidebar_snippet();</pre></nav>'
+    main = f'<section id="main-content"><h1>Struct BufWriter</h1>{PARAGRAPH}{rustdoc_method(EXAMPLE_CODE)}</section>'
+    assert "sidebar_snippet" not in extract_page(page(sidebar + main)).text
+
+
 CLOUDFLARE = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
 <h1 class="zone-name-title h1">example.com</h1>

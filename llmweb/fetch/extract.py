@@ -4,7 +4,9 @@ trafilatura finds the main content (F1 0.958 on the Zyte article benchmark), but
 markdown collapses the whitespace of code blocks and backslash-escapes ``_`` and ``*``
 in prose. Technical documentation is the main use, so each ``<pre>`` is swapped for a
 unique placeholder paragraph before trafilatura runs and restored verbatim afterwards,
-and trafilatura's XML tree is rendered here without escapes.
+and trafilatura's XML tree is rendered here without escapes. Links inside the region a
+page declares as its main content are made plain text first, so that trafilatura keeps
+documentation's cross-references instead of deleting them as navigation.
 
 Pages that come back (nearly) empty are either bot challenges or JavaScript shells;
 :func:`read_html_page` tells them apart and raises instead of returning an empty text.
@@ -114,6 +116,7 @@ def _parse(html: str) -> HtmlElement | None:
 
 def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     _drop_permalinks(root)
+    _unlink_declared_main(root)
     codes = _protect_code_blocks(root, html)
     try:
         document = trafilatura.bare_extraction(
@@ -152,6 +155,21 @@ def _drop_permalinks(root: HtmlElement) -> None:
             a.drop_tree()
 
 
+def _unlink_declared_main(root: HtmlElement) -> None:
+    """Make the links inside the region the page declares as its main content plain text.
+
+    trafilatura deletes short blocks made mostly of links as navigation. In documentation
+    those are cross-references: a signature linking its types, a method summary ending in
+    "Read more", a module's index of pages; rustdoc pages lost half their text and Sphinx
+    index pages nearly all of it. Doc generators declare their main region (Sphinx
+    ``role="main"``, rustdoc ``id="main-content"``), and inside it links are content.
+    """
+    for main in root.xpath("//*[@role='main' or @id='main-content']"):
+        for a in main.iter("a"):
+            a.tag = "span"
+            a.attrib.clear()
+
+
 _LANGUAGE_CLASS = re.compile(
     r"(?:^|\s)(?:language|lang|highlight(?:-source)?|brush:?)[-_ ]?([a-z0-9+#_-]{1,20})", re.I
 )
@@ -175,7 +193,9 @@ def _protect_code_blocks(root: HtmlElement, html: str) -> dict[str, CodeBlock]:
         token = f"{base}{len(codes)}x"
         codes[token] = CodeBlock(code, _code_language(pre))
         placeholder = lxml.html.Element("p")
-        placeholder.text = token
+        # repeated to the code's length: a one-word placeholder made a short example look
+        # like a snippet of links, which trafilatura deletes as navigation
+        placeholder.text = " ".join([token] * max(1, len(code) // (len(token) + 1)))
         placeholder.tail = pre.tail
         parent.replace(pre, placeholder)
     return codes

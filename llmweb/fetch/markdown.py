@@ -33,7 +33,8 @@ def restore_code_blocks(text: str, codes: dict[str, CodeBlock]) -> str:
     """Put each code block back where its placeholder ended up, verbatim and fenced."""
     if not codes:
         return text
-    token = re.compile("|".join(re.escape(t) for t in codes))
+    # a placeholder is its token repeated (see extract._protect_code_blocks): one run, one block
+    token = re.compile("(" + "|".join(re.escape(t) for t in codes) + r")(?:\s+\1)*")
     chunks: list[str] = []
     lines: list[str] = []
 
@@ -47,7 +48,7 @@ def restore_code_blocks(text: str, codes: dict[str, CodeBlock]) -> str:
         if not token.search(line):
             lines.append(line)
         elif line.lstrip().startswith("|"):  # inside a table row a block would break the table
-            lines.append(token.sub(lambda m: _code_span(codes[m.group(0)].code), line))
+            lines.append(token.sub(lambda m: _code_span(codes[m.group(1)].code), line))
         else:
             position = 0
             for match in token.finditer(line):
@@ -55,7 +56,7 @@ def restore_code_blocks(text: str, codes: dict[str, CodeBlock]) -> str:
                 if before.strip() and not _ONLY_MARKERS.fullmatch(before):
                     lines.append(before.rstrip())
                 flush()
-                chunks.append(_fenced(codes[match.group(0)]))
+                chunks.append(_fenced(codes[match.group(1)]))
                 position = match.end()
             if line[position:].strip():
                 lines.append(line[position:].strip())
