@@ -32,7 +32,7 @@ TRICKLE_DEADLINE = 3.0
 
 
 def run(workdir: Path) -> PartResult:
-    part = PartResult("reliability", "5. Reliability: load with faults, fetch under attack, bad input")
+    part = PartResult("reliability", "7. Reliability: load with faults, fetch under attack, bad input")
     search_soak(part, workdir)
     fetch_attack(part)
     bad_inputs(part)
