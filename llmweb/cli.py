@@ -32,7 +32,7 @@ from typing import Any, NoReturn
 
 import httpx
 
-from llmweb import config, mcp_server
+from llmweb import config
 from llmweb.arguments import validate_arguments
 from llmweb.errors import InvalidInput, LlmwebError
 from llmweb.fetch import FetchRequest, web_fetch
@@ -87,12 +87,23 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = commands.add_parser(
         "mcp", help="serve web_search and web_fetch over MCP (stdio, or HTTP with --http)"
     )
-    mcp_server.add_arguments(mcp)
+    add_mcp_arguments(mcp)
     _add_searxng_url(mcp)
 
     doctor = commands.add_parser("doctor", help="check that SearXNG, its JSON API and the Brave key work")
     _add_searxng_url(doctor)
     return parser
+
+
+def add_mcp_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT (path /mcp) instead of stdio"
+    )
+    parser.add_argument(
+        "--host",
+        default=config.DEFAULT_MCP_HOST,
+        help=f"address to bind with --http (default {config.DEFAULT_MCP_HOST}, loopback only)",
+    )
 
 
 def _add_searxng_url(parser: argparse.ArgumentParser) -> None:
@@ -104,6 +115,8 @@ def _add_searxng_url(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "mcp":
+        from llmweb import mcp_server  # the MCP SDK costs half a second to import; only mcp needs it
+
         return mcp_server.run(args)
     if args.command == "doctor":
         return doctor(args.searxng_url or config.searxng_url())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 DEFAULT_SEARXNG_URL = "http://127.0.0.1:8888"  # where scripts/serve and docker compose listen
+DEFAULT_MCP_HOST = "127.0.0.1"  # the MCP server's HTTP transport: loopback unless asked otherwise
 
 
 def searxng_url() -> str:

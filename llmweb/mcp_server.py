@@ -36,10 +36,11 @@ from mcp_types import (
     Tool,
 )
 
+from llmweb import config
 from llmweb.prompt import SYSTEM_PROMPT
 from llmweb.tools import answer_tool_call, tool_definitions
 
-DEFAULT_HOST = "127.0.0.1"
+DEFAULT_HOST = config.DEFAULT_MCP_HOST
 HTTP_PATH = "/mcp"
 
 
@@ -88,17 +89,6 @@ async def serve_http(server: Server[Any], *, host: str = DEFAULT_HOST, port: int
     await uvicorn.Server(config).serve()
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT (path /mcp) instead of stdio"
-    )
-    parser.add_argument(
-        "--host",
-        default=DEFAULT_HOST,
-        help=f"address to bind with --http (default {DEFAULT_HOST}, loopback only)",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     """Serve until stdin closes (stdio) or the process is interrupted (HTTP)."""
     server = build_server(searxng_url=args.searxng_url)
@@ -134,7 +124,9 @@ def _url_host(host: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m llmweb.mcp_server", description=__doc__.splitlines()[0])
-    add_arguments(parser)
+    from llmweb.cli import add_mcp_arguments  # one definition of the options for both entry points
+
+    add_mcp_arguments(parser)
     parser.add_argument(
         "--searxng-url", help="SearXNG's address (default: LLMWEB_SEARXNG_URL or http://127.0.0.1:8888)"
     )
