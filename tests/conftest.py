@@ -219,5 +219,11 @@ def answer_numbered_results(brave: HTTPServer, count: int, *, extra_snippets: bo
     brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer(results))
 
 
+def brave_rejects_the_key(brave: HTTPServer) -> None:
+    """Brave answers as it does to a bad key: 422 SUBSCRIPTION_TOKEN_INVALID."""
+    body = '{"errors": [{"code": "SUBSCRIPTION_TOKEN_INVALID"}]}'
+    brave.expect_request(BRAVE_PATH).respond_with_data(body, status=422, content_type="application/json")
+
+
 def load_fixture(name: str) -> Any:
     return json.loads((REPO / "tests" / "fixtures" / name).read_text())

@@ -17,9 +17,9 @@ from conftest import (
     StartSearxng,
     answer_numbered_results,
     brave_answer,
+    brave_rejects_the_key,
 )
 from pytest_httpserver import HTTPServer
-from werkzeug import Response
 
 from llmweb import stack
 from llmweb.fetch import FetchResult
@@ -197,16 +197,6 @@ def test_a_fetch_that_fails_exits_2(pages: HTTPServer) -> None:
 # --- doctor -----------------------------------------------------------------------------
 
 
-def rejected_key(brave: HTTPServer) -> None:
-    brave.expect_request(BRAVE_PATH).respond_with_response(
-        Response(
-            '{"errors": [{"code": "SUBSCRIPTION_TOKEN_INVALID"}]}',
-            status=422,
-            content_type="application/json",
-        )
-    )
-
-
 def test_doctor_passes_a_healthy_instance(searxng: stack.Process, brave: HTTPServer) -> None:
     two_results(brave)
     done = llmweb("doctor", "--searxng-url", searxng.url)
@@ -226,7 +216,7 @@ def test_doctor_says_no_key_is_set_and_how_to_set_one(start_searxng: StartSearxn
 
 def test_doctor_says_the_key_was_rejected(start_searxng: StartSearxng, brave: HTTPServer) -> None:
     searxng = start_searxng()
-    rejected_key(brave)
+    brave_rejects_the_key(brave)
     done = llmweb("doctor", "--searxng-url", searxng.url)
     assert done.returncode == 2
     assert "problem  Brave rejected the key (engine brave api: access denied)" in done.stdout
@@ -258,7 +248,7 @@ def test_the_brave_key_never_appears_in_any_output(
     ]
     rejecting = start_searxng()
     brave.clear()
-    rejected_key(brave)
+    brave_rejects_the_key(brave)
     outputs += [
         llmweb("search", "q", "--searxng-url", rejecting.url),
         llmweb("search", "q", "--json", "--searxng-url", rejecting.url),

@@ -17,10 +17,10 @@ from conftest import (
     add_brave_twin,
     answer_numbered_results,
     brave_answer,
+    brave_rejects_the_key,
     brave_result,
 )
 from pytest_httpserver import HTTPServer
-from werkzeug import Response
 
 from llmweb import stack
 from llmweb.errors import InvalidInput, SearchUnavailable, Timeout
@@ -125,13 +125,7 @@ def test_every_engine_failing_is_an_error_naming_engine_and_reason(
     start_searxng: StartSearxng, brave: HTTPServer
 ) -> None:
     searxng = start_searxng()
-    brave.expect_request(BRAVE_PATH).respond_with_response(
-        Response(
-            '{"errors": [{"code": "SUBSCRIPTION_TOKEN_INVALID"}]}',
-            status=422,
-            content_type="application/json",
-        )
-    )
+    brave_rejects_the_key(brave)
     with pytest.raises(SearchUnavailable) as caught:
         web_search("klucz odrzucony", searxng_url=searxng.url)
     assert caught.value.engines == {ENGINE_NAME: "access denied"}

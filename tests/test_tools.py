@@ -23,10 +23,10 @@ from conftest import (
     add_brave_twin,
     answer_numbered_results,
     brave_answer,
+    brave_rejects_the_key,
 )
 from pydantic import BaseModel, Field
 from pytest_httpserver import HTTPServer
-from werkzeug import Response
 
 from llmweb import stack
 from llmweb.fetch import FetchRequest
@@ -279,13 +279,7 @@ def test_could_not_search_reads_as_an_error_naming_the_engine(
     start_searxng: StartSearxng, brave: HTTPServer
 ) -> None:
     searxng = start_searxng()
-    brave.expect_request(BRAVE_PATH).respond_with_response(
-        Response(
-            '{"errors": [{"code": "SUBSCRIPTION_TOKEN_INVALID"}]}',
-            status=422,
-            content_type="application/json",
-        )
-    )
+    brave_rejects_the_key(brave)
     answer = answer_tool_call("web_search", {"query": "x"}, searxng_url=searxng.url)
     assert answer.is_error
     assert answer.text.startswith("Error: Could not search")
