@@ -49,12 +49,17 @@ CLI_CASES: list[tuple[list[str], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("argv", "expected"), CLI_CASES)
-def test_the_cli_prints_one_error_line_and_nothing_on_stdout(
-    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def nowhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SearXNG at a closed loopback port and no private host allowed: nothing can be reached."""
     monkeypatch.setenv("LLMWEB_SEARXNG_URL", NOWHERE)
     monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "")
+
+
+@pytest.mark.parametrize(("argv", "expected"), CLI_CASES)
+def test_the_cli_prints_one_error_line_and_nothing_on_stdout(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str], nowhere: None
+) -> None:
     code = cli.main(argv)
     out, err = capsys.readouterr()
     assert code != 0
@@ -65,10 +70,8 @@ def test_the_cli_prints_one_error_line_and_nothing_on_stdout(
 
 @pytest.mark.parametrize(("argv", "expected"), CLI_CASES)
 def test_the_cli_in_json_mode_prints_exactly_one_error_object(
-    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str], nowhere: None
 ) -> None:
-    monkeypatch.setenv("LLMWEB_SEARXNG_URL", NOWHERE)
-    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "")
     code = cli.main([*argv, "--json"])
     out, _ = capsys.readouterr()
     assert code != 0
