@@ -108,6 +108,11 @@ def test_the_header_charset_decodes_the_page() -> None:
     assert decode_text(polish_page().encode("iso-8859-2"), "iso-8859-2") == polish_page()
 
 
+def test_a_label_naming_a_codec_that_never_decodes_is_ignored() -> None:
+    # Python knows a codec called "undefined" that raises on every input; found by hypothesis.
+    assert decode_text(polish_page().encode("utf-8"), "undefined") == polish_page()
+
+
 def test_the_documents_meta_charset_decodes_a_page_without_a_header_charset() -> None:
     html = polish_page('<meta charset="windows-1250">')
     assert decode_text(html.encode("cp1250"), None) == html

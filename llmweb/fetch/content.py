@@ -202,7 +202,7 @@ def _decode_cleanly(body: bytes, label: str | None) -> str | None:
     for encoding in names:
         try:
             text = body.decode(encoding)
-        except UnicodeDecodeError:
+        except UnicodeError:  # bad bytes, or a codec that never decodes (Python's "undefined")
             continue
         if not _C1_CONTROLS.search(text):  # C1 controls mean the bytes belong to another code page
             return text
