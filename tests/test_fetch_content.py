@@ -110,7 +110,9 @@ def test_the_header_charset_decodes_the_page() -> None:
 
 def test_a_label_naming_a_codec_that_never_decodes_is_ignored() -> None:
     # Python knows a codec called "undefined" that raises on every input; found by hypothesis.
-    assert decode_text(polish_page().encode("utf-8"), "undefined") == polish_page()
+    # Latin-2 bytes are not UTF-8, so the label is consulted, then detection takes over.
+    text = decode_text(polish_page().encode("iso-8859-2"), "undefined")
+    assert "<title>Pangram</title>" in text
 
 
 def test_the_documents_meta_charset_decodes_a_page_without_a_header_charset() -> None:
