@@ -20,7 +20,9 @@ Configuration
     ui_lang: pl-PL
     results_per_page: 20
 
-Without a key (neither ``api_key`` nor ``BRAVE_API_KEY``) the engine does not load.
+Without a key (neither ``api_key`` nor ``BRAVE_API_KEY``) the engine still loads, asks Brave
+nothing, and answers every search with the error "Brave API key missing", so a JSON client
+sees it in ``unresponsive_engines`` instead of a silent absence.
 The file is self-contained: it is mounted alone into SearXNG's ``searx/engines/``.
 """
 
@@ -37,6 +39,7 @@ from urllib.parse import urlencode
 import babel
 from babel.core import get_global
 from dateutil.relativedelta import relativedelta
+from searx import webutils
 from searx.exceptions import (
     SearxEngineAccessDeniedException,
     SearxEngineAPIException,
@@ -126,6 +129,17 @@ KEY_HELP = (
 )
 # No web page predates the web: earlier dates are sentinels such as 1970-01-01.
 EARLIEST_DATE = datetime.date(1991, 1, 1)
+
+
+class BraveKeyMissing(Exception):
+    """No key is set, so the engine asks Brave nothing."""
+
+
+# SearXNG's answers show an engine's failure as a fixed text looked up by the exception's
+# class name (searx.webutils.exception_classname_to_text); setup() adds the texts of ours.
+ERROR_TEXTS: dict[type[Exception], str] = {
+    BraveKeyMissing: "Brave API key missing: the admin should set BRAVE_API_KEY",
+}
 
 
 class BraveLocale(t.NamedTuple):
@@ -378,20 +392,36 @@ def brave_error(body: object) -> tuple[str | None, str | None]:
 
 
 def setup(engine_settings: dict[str, t.Any]) -> bool:
-    """Take the key from the settings or BRAVE_API_KEY; without one the engine does not load."""
+    """Take the key from the settings or BRAVE_API_KEY, and say in the log how the engine starts."""
     global api_key  # SearXNG engines keep their configuration as module state
     api_key = str(api_key or os.environ.get("BRAVE_API_KEY") or "").strip()
+    if logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)  # the start-up line is for the admin, whatever SearXNG's level
+    _name_errors()
+    name = engine_settings.get("name")
     if not api_key:
-        logger.error("engine %r has no Brave Search API key: %s", engine_settings.get("name"), KEY_HELP)
-        return False
-    for name, known in (("search_lang", SEARCH_LANGS), ("country", COUNTRIES), ("ui_lang", UI_LANGS)):
-        if globals()[name] not in known:
-            logger.warning("%s %r is not among Brave's codes; Brave may answer 422", name, globals()[name])
+        logger.warning("engine %r has no Brave Search API key and asks Brave nothing: %s", name, KEY_HELP)
+        return True
+    for setting, known in (("search_lang", SEARCH_LANGS), ("country", COUNTRIES), ("ui_lang", UI_LANGS)):
+        if globals()[setting] not in known:
+            logger.warning(
+                "%s %r is not among Brave's codes; Brave may answer 422", setting, globals()[setting]
+            )
+    logger.info(
+        "engine %r: Brave Search API key set; default locale %s/%s/%s", name, search_lang, country, ui_lang
+    )
     return True
+
+
+def _name_errors() -> None:
+    for error, text in ERROR_TEXTS.items():
+        webutils.exception_classname_to_text[f"{error.__module__}.{error.__qualname__}"] = text
 
 
 def request(query: str, params: "OnlineParams") -> None:
     """Fill ``params``; url None (no request) beyond page 10 or for an empty query."""
+    if not api_key:
+        raise BraveKeyMissing()
     q = shorten_query(query)
     if params["pageno"] > max_page or not q:
         params["url"] = None
@@ -429,7 +459,14 @@ def _json_or_none(resp: "SXNG_Response") -> object:
 def _raise_for_status(resp: "SXNG_Response") -> t.NoReturn:
     code, detail = brave_error(_json_or_none(resp))
     if resp.status_code == 429:
-        raise SearxEngineTooManyRequestsException(suspended_time=rate_limit_suspension(resp.headers, code))
+        seconds = rate_limit_suspension(resp.headers, code)
+        what = (
+            "monthly quota is spent"
+            if code == "QUOTA_LIMITED"
+            else f"rate limit was hit ({code or 'HTTP 429'})"
+        )
+        logger.warning("Brave's %s; asking it nothing for %s", what, f"{seconds} s" if seconds else "a while")
+        raise SearxEngineTooManyRequestsException(suspended_time=seconds)
     reason = " ".join(f"HTTP {resp.status_code} {code or ''} {detail or ''}".split())[:200]
     if api_key:
         reason = reason.replace(api_key, "***")

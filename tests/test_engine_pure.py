@@ -481,15 +481,19 @@ def test_overlong_query_is_sent_shortened(configured: Any) -> None:
 # --- setup ---------------------------------------------------------------------------
 
 
-def test_without_any_key_the_engine_does_not_load_and_says_how_to_set_one(
+def test_without_any_key_the_engine_loads_says_how_to_set_one_and_refuses_to_ask_brave(
     configured: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(configured, "api_key", "")
     monkeypatch.setenv("BRAVE_API_KEY", "   ")
-    with caplog.at_level(logging.ERROR):
-        assert configured.setup({"name": "brave api"}) is False
+    with caplog.at_level(logging.WARNING):
+        assert configured.setup({"name": "brave api"}) is True
     assert "BRAVE_API_KEY" in caplog.text
     assert "api-dashboard.search.brave.com" in caplog.text
+    params = _params()
+    with pytest.raises(configured.BraveKeyMissing):
+        configured.request("python", params)
+    assert not params.get("url")
 
 
 def test_empty_key_setting_reads_brave_api_key_from_the_environment(
