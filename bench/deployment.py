@@ -83,7 +83,7 @@ def running(
     env: dict[str, str] | None = None,
 ) -> Iterator[Deployment]:
     """Fake Brave, valkey and SearXNG (granian), stopped however the block ends."""
-    stack.install_engines()
+    stack.install_searx_extensions()
     processes: list[stack.Process] = []
     try:
         brave = fake_brave.start(answers, workdir)

@@ -46,7 +46,7 @@ def _ours_only_with_short_bans(settings: dict[str, Any]) -> None:
 
 
 def search_soak(part: PartResult, workdir: Path) -> None:
-    stack.install_engines()
+    stack.install_searx_extensions()
     valkey = stack.start_valkey(workdir / "valkey")
     try:
         with serving(FaultyBrave(slow_seconds=ENGINE_TIMEOUT + 1, rate_limit_reset=5)) as brave:

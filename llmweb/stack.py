@@ -2,9 +2,9 @@
 
 The same pieces docker-compose.yml wires together: SearXNG from the installed
 ``searx`` package, served by granian as the official image serves it, with the
-settings folder and our engine module, plus a valkey/redis server for the limiter.
-``scripts/serve`` runs :func:`main`; the tests and ``scripts/bench`` start the very
-same processes through :func:`start_valkey` and :func:`start_searxng`.
+settings folder, our engine module and our plugins, plus a valkey/redis server for the
+limiter. ``scripts/serve`` runs :func:`main`; the tests and ``scripts/bench`` start the
+very same processes through :func:`start_valkey` and :func:`start_searxng`.
 
 Nothing here is imported by the client API; it needs the ``server`` extra.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -40,21 +41,58 @@ class StackError(RuntimeError):
     """A part of the stack could not start; the message says which and why."""
 
 
-def searx_engines_dir() -> Path:
-    """The folder searx loads ``engine: NAME`` modules from (``searx/engines``)."""
-    import searx.engines  # the server extra; imported late so the client never needs it
-
-    return Path(searx.engines.__file__).resolve().parent
+COMPOSE_FILE = REPO / "docker-compose.yml"
+SEARXNG_IMAGE = re.compile(r"^\s*image:\s*\S*searxng/searxng:(?P<tag>\S+)\s*$", re.MULTILINE)
 
 
-def install_engines(source: Path = REPO / "engines") -> list[Path]:
-    """Copy our engine modules where searx loads engines, as the compose file mounts them."""
-    target = searx_engines_dir()
+def searx_package_dir() -> Path:
+    """The installed ``searx`` package (the server extra)."""
+    import searx  # imported late so the client never needs it
+
+    return Path(searx.__file__).resolve().parent
+
+
+def upstream_version() -> str:
+    """Upstream's version string of the SearXNG docker-compose.yml pins, e.g. 2026.8.13+ef9a188cc.
+
+    The image tag is that string with "+" written as "-"; the PyPI bundle scripts/serve runs
+    carries the same commit but calls itself 0.1.0."""
+    match = SEARXNG_IMAGE.search(COMPOSE_FILE.read_text())
+    if match is None:
+        raise StackError(f"no searxng/searxng image tag in {COMPOSE_FILE}")
+    date, _, commit = match["tag"].rpartition("-")
+    return f"{date}+{commit}"
+
+
+VERSION_FROZEN = """\
+# SPDX-License-Identifier: AGPL-3.0-or-later
+# Written by llmweb's stack (llmweb/stack.py), as upstream's own build writes it
+# (python -m searx.version freeze): the upstream version of the bundled searx code.
+VERSION_STRING = "{version}"
+VERSION_TAG = "{version}"
+DOCKER_TAG = "{tag}"
+GIT_URL = "https://github.com/searxng/searxng"
+GIT_BRANCH = "master"
+"""
+
+
+def install_searx_extensions(repo: Path = REPO) -> list[Path]:
+    """Put our engine and plugins where searx loads them, as docker-compose.yml mounts them,
+    and freeze upstream's version string, as upstream's image build does."""
+    package = searx_package_dir()
     installed = []
-    for module in sorted(source.glob("*.py")):
-        dest = target / module.name
+    for module in sorted((repo / "engines").glob("*.py")):
+        dest = package / "engines" / module.name
         shutil.copyfile(module, dest)
         installed.append(dest)
+    plugins = package / "plugins" / "llmweb"
+    shutil.rmtree(plugins, ignore_errors=True)
+    shutil.copytree(repo / "plugins", plugins, ignore=shutil.ignore_patterns("__pycache__"))
+    installed.append(plugins)
+    version = upstream_version()
+    frozen = package / "version_frozen.py"
+    frozen.write_text(VERSION_FROZEN.format(version=version, tag=version.replace("+", "-")))
+    installed.append(frozen)
     return installed
 
 
@@ -148,7 +186,8 @@ def start_searxng(
     workdir.mkdir(parents=True, exist_ok=True)
     child_env = dict(os.environ)
     child_env["SEARXNG_SETTINGS_PATH"] = str((settings_dir / "settings.yml").resolve())
-    child_env.setdefault("SEARXNG_SECRET", secrets.token_hex(32))
+    if not child_env.get("SEARXNG_SECRET"):
+        child_env["SEARXNG_SECRET"] = secrets.token_hex(32)
     for key, value in (env or {}).items():
         if value == "":
             child_env.pop(key, None)
@@ -194,7 +233,9 @@ def limiter_enabled(settings_dir: Path) -> bool:
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines of a .env file (comments and blanks skipped, quotes removed)."""
+    """KEY=VALUE lines of a .env file (comments and blanks skipped, quotes removed).
+
+    An empty value means "not set", as in .env.example's ``SEARXNG_SECRET=``."""
     values: dict[str, str] = {}
     if not path.exists():
         return values
@@ -203,17 +244,20 @@ def read_env_file(path: Path) -> dict[str, str]:
         if not line or line.startswith("#") or "=" not in line:
             continue
         key, value = line.split("=", 1)
-        values[key.strip()] = value.strip().strip("'\"")
+        value = value.strip().strip("'\"")
+        if value:
+            values[key.strip()] = value
     return values
 
 
 def persistent_secret(workdir: Path) -> str:
-    """A secret kept in ``workdir`` so cookies survive restarts; made on first use."""
+    """A secret kept in ``workdir`` so cookies survive restarts; made on first use, mode 600 from the start."""
     path = workdir / "searxng-secret"
     if not path.exists():
         workdir.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32))
     return path.read_text().strip()
 
 
@@ -228,7 +272,7 @@ def running_stack(
         valkey = start_valkey(workdir)
         env["SEARXNG_VALKEY_URL"] = valkey.url
     try:
-        install_engines()
+        install_searx_extensions()
         searxng = start_searxng(settings_dir, workdir=workdir, host=host, port=port, env=env)
         try:
             yield searxng, valkey
@@ -247,9 +291,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=REPO / "var", help="logs, secret (git-ignored)")
     args = parser.parse_args(argv)
 
-    # .env is the one place a person writes the key, for Docker and for this script alike.
-    env = {k: v for k, v in read_env_file(REPO / ".env").items() if k not in os.environ}
-    env.setdefault("SEARXNG_SECRET", os.environ.get("SEARXNG_SECRET") or persistent_secret(args.workdir))
+    # .env is the one place a person writes the key, for Docker and for this script alike;
+    # the environment wins, and an empty value in either means "not set".
+    env = {k: v for k, v in read_env_file(REPO / ".env").items() if not os.environ.get(k)}
+    if not (env.get("SEARXNG_SECRET") or os.environ.get("SEARXNG_SECRET")):
+        env["SEARXNG_SECRET"] = persistent_secret(args.workdir)
 
     stop = {"signal": 0}
 

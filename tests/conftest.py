@@ -13,6 +13,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import httpx
 import pytest
@@ -111,18 +112,19 @@ def brave(brave_server: HTTPServer) -> Iterator[HTTPServer]:
 
 @pytest.fixture(scope="session")
 def engines_installed() -> None:
-    stack.install_engines()
+    stack.install_searx_extensions()
 
 
-def _start(
+def start_test_searxng(
     tmp: Path,
-    brave_url: str,
-    valkey_url: str,
+    brave_server: HTTPServer,
+    valkey: stack.Process,
     change: Callable[[dict[str, Any]], None] | None = None,
     env: dict[str, str] | None = None,
 ) -> stack.Process:
-    settings_dir = write_test_settings(tmp / "settings", brave_url, change)
-    full_env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": valkey_url, **(env or {})}
+    """SearXNG from the shipped settings (changed by ``change``), Brave faked, the sentinel key."""
+    settings_dir = write_test_settings(tmp / "settings", brave_server.url_for("").rstrip("/"), change)
+    full_env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": valkey.url, **(env or {})}
     return stack.start_searxng(settings_dir, workdir=tmp / "run", env=full_env)
 
 
@@ -134,7 +136,7 @@ def searxng(
     engines_installed: None,
 ) -> Iterator[stack.Process]:
     """One SearXNG for the session, as shipped (limiter on, real valkey), Brave faked."""
-    proc = _start(tmp_path_factory.mktemp("searxng"), brave_server.url_for("").rstrip("/"), valkey.url)
+    proc = start_test_searxng(tmp_path_factory.mktemp("searxng"), brave_server, valkey)
     yield proc
     proc.stop()
 
@@ -152,9 +154,7 @@ def start_searxng(
     def start(
         change: Callable[[dict[str, Any]], None] | None = None, env: dict[str, str] | None = None
     ) -> stack.Process:
-        proc = _start(
-            tmp_path / str(len(started)), brave_server.url_for("").rstrip("/"), valkey.url, change, env
-        )
+        proc = start_test_searxng(tmp_path / str(len(started)), brave_server, valkey, change, env)
         started.append(proc)
         return proc
 
@@ -223,6 +223,27 @@ def brave_rejects_the_key(brave: HTTPServer) -> None:
     """Brave answers as it does to a bad key: 422 SUBSCRIPTION_TOKEN_INVALID."""
     body = '{"errors": [{"code": "SUBSCRIPTION_TOKEN_INVALID"}]}'
     brave.expect_request(BRAVE_PATH).respond_with_data(body, status=422, content_type="application/json")
+
+
+POLISH = {"country": "PL", "search_lang": "pl", "ui_lang": "pl-PL"}
+ENGLISH = {"country": "US", "search_lang": "en", "ui_lang": "en-US"}
+
+
+def brave_queries(brave: HTTPServer) -> list[list[tuple[str, str]]]:
+    """The query string of every request Brave received, as ordered pairs."""
+    return [parse_qsl(request.query_string.decode()) for request, _ in brave.log]
+
+
+def only_query(brave: HTTPServer) -> dict[str, str]:
+    queries = brave_queries(brave)
+    assert len(queries) == 1, queries
+    return dict(queries[0])
+
+
+def brave_locale_received(brave: HTTPServer) -> dict[str, str]:
+    """country, search_lang and ui_lang of the one request Brave received."""
+    query = only_query(brave)
+    return {key: query[key] for key in POLISH}
 
 
 def load_fixture(name: str) -> Any:

@@ -5,37 +5,26 @@ from __future__ import annotations
 import json
 import time
 from typing import Any
-from urllib.parse import parse_qsl
 
 import httpx
 import pytest
 from conftest import (
     BRAVE_PATH,
     ENGINE_NAME,
+    POLISH,
     SENTINEL_KEY,
     StartSearxng,
     brave_answer,
+    brave_queries,
     brave_result,
     engine_entry,
+    only_query,
     search_json,
 )
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from llmweb import stack
-
-POLISH = {"country": "PL", "search_lang": "pl", "ui_lang": "pl-PL"}
-
-
-def brave_queries(brave: HTTPServer) -> list[list[tuple[str, str]]]:
-    """The query string of every request Brave received, as ordered pairs."""
-    return [parse_qsl(request.query_string.decode()) for request, _ in brave.log]
-
-
-def only_query(brave: HTTPServer) -> dict[str, str]:
-    queries = brave_queries(brave)
-    assert len(queries) == 1, queries
-    return dict(queries[0])
 
 
 def answer_with_one_result(brave: HTTPServer) -> None:
@@ -108,7 +97,7 @@ def test_a_language_asked_for_overrides_the_polish_default(
     searxng: stack.Process, brave: HTTPServer, language: str, expected: dict[str, str]
 ) -> None:
     answer_with_one_result(brave)
-    search_json(searxng, q="python asyncio docs", language=language)
+    search_json(searxng, q=f":{language} python asyncio docs")
     query = only_query(brave)
     assert {k: query[k] for k in expected} == expected
 
@@ -126,14 +115,14 @@ def test_server_and_engine_layers_each_hold_the_locale(
     start_searxng: StartSearxng, brave: HTTPServer
 ) -> None:
     # Give the engine layer English defaults: a client sending no language still gets Polish
-    # (server layer: default_lang), one sending language=all gets the engine's defaults.
+    # (server layer: default_lang), one asking for all languages gets the engine's defaults.
     def english_engine_defaults(settings: dict[str, Any]) -> None:
         engine_entry(settings).update(search_lang="en", country="US", ui_lang="en-US")
 
     searxng = start_searxng(english_engine_defaults)
     answer_with_one_result(brave)
     search_json(searxng, q="bez języka")
-    search_json(searxng, q="wszystkie", language="all")
+    search_json(searxng, q=":all wszystkie")
     no_language, all_languages = (dict(q) for q in brave_queries(brave))
     assert (no_language["search_lang"], no_language["country"]) == ("pl", "PL")
     assert (all_languages["search_lang"], all_languages["country"]) == ("en", "US")
@@ -411,15 +400,25 @@ def test_other_failures_are_engine_errors_not_crashes(
 # --- without a key ------------------------------------------------------------------
 
 
-def test_without_a_key_the_engine_does_not_load_and_the_log_says_how_to_set_one(
+def test_without_a_key_json_clients_see_brave_named_as_missing_its_key_and_brave_is_not_asked(
     start_searxng: StartSearxng, brave: HTTPServer
 ) -> None:
     searxng = start_searxng(env={"BRAVE_API_KEY": ""})
-    config = httpx.get(searxng.url + "/config", timeout=10).json()
-    assert ENGINE_NAME not in {engine["name"] for engine in config["engines"]}
-    assert "BRAVE_API_KEY" in searxng.log_text()
-    search_json(searxng, q="bez klucza")
+    answer = search_json(searxng, q="bez klucza")
+    assert answer["results"] == []
+    assert unresponsive(answer) == {ENGINE_NAME: "Brave API key missing: the admin should set BRAVE_API_KEY"}
     assert brave.log == []
+
+
+def test_without_a_key_the_log_says_once_how_to_set_one(
+    start_searxng: StartSearxng, brave: HTTPServer
+) -> None:
+    searxng = start_searxng(env={"BRAVE_API_KEY": ""})
+    for n in range(3):
+        search_json(searxng, q=f"bez klucza {n}")
+    lines = [line for line in searxng.log_text().splitlines() if "BRAVE_API_KEY" in line]
+    assert len(lines) == 1, lines
+    assert "WARNING" in lines[0]
 
 
 def test_without_a_key_a_fresh_install_still_answers_through_keyless_engines(
@@ -434,5 +433,7 @@ def test_without_a_key_a_fresh_install_still_answers_through_keyless_engines(
 
     searxng = start_searxng(shipped_keyless_engines_via_dead_loopback_proxy, env={"BRAVE_API_KEY": ""})
     answer = search_json(searxng, q="świeża instalacja")
-    assert set(unresponsive(answer)) == {"duckduckgo", "wikipedia"}
+    # the keyless engines were asked (their proxy refused them); Brave was named, not asked
+    assert set(unresponsive(answer)) == {"duckduckgo", "wikipedia", ENGINE_NAME}
+    assert unresponsive(answer)[ENGINE_NAME].startswith("Brave API key missing")
     assert brave.log == []

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import httpx
-from conftest import brave_answer, brave_result
+import pytest
+from conftest import BRAVE_PATH, SENTINEL_KEY, brave_answer, brave_result, write_test_settings
 from pytest_httpserver import HTTPServer
 
 from llmweb import stack
@@ -56,3 +60,89 @@ def test_a_script_user_agent_outside_the_home_is_refused(searxng: stack.Process)
         timeout=30,
     )
     assert answer.status_code == 429
+
+
+# --- who may name the client's address -------------------------------------------------
+#
+# Loopback stands in for a network: the test's SearXNG declares 127.0.0.2 its reverse proxy,
+# keeps only 127.0.0.1 of loopback on the pass list, and clients bind 127.0.0.3 (a stranger)
+# or 127.0.0.2 (the proxy) as their source address.
+
+PROXY, STRANGER = "127.0.0.2", "127.0.0.3"
+FORGED = [
+    {"X-Forwarded-For": "10.1.2.3"},
+    {"X-Real-IP": "192.168.1.10"},
+    {"X-Forwarded-For": "127.0.0.1"},
+    {"X-Forwarded-For": "203.0.113.9, 10.1.2.3"},
+]
+BROWSER_LIKE = {
+    "Accept": "text/html,application/json",
+    "Accept-Language": "pl",
+    "Accept-Encoding": "gzip",
+    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0",
+}
+
+
+def declared_proxy_and_narrow_loopback(settings_dir: Path) -> None:
+    limiter = (settings_dir / "limiter.toml").read_text()
+    limiter = limiter.replace("'127.0.0.0/8',     # this machine", "'127.0.0.1/32',    # this machine")
+    limiter = limiter.replace(
+        "trusted_proxies = [\n  '127.0.0.0/8',", f"trusted_proxies = [\n  '{PROXY}/32',"
+    )
+    assert f"'{PROXY}/32'" in limiter and "'127.0.0.1/32'" in limiter, "limiter.toml changed shape"
+    (settings_dir / "limiter.toml").write_text(limiter)
+
+
+@pytest.fixture(scope="module")
+def guarded(
+    tmp_path_factory: pytest.TempPathFactory,
+    brave_server: HTTPServer,
+    valkey: stack.Process,
+    engines_installed: None,
+) -> Iterator[stack.Process]:
+    folder = tmp_path_factory.mktemp("guarded")
+    settings_dir = write_test_settings(folder / "settings", brave_server.url_for("").rstrip("/"))
+    declared_proxy_and_narrow_loopback(settings_dir)
+    env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": valkey.url}
+    proc = stack.start_searxng(settings_dir, workdir=folder / "run", env=env)
+    yield proc
+    proc.stop()
+
+
+def statuses_from(source: str, searxng: stack.Process, headers: dict[str, str], count: int = 8) -> list[int]:
+    transport = httpx.HTTPTransport(local_address=source)
+    with httpx.Client(base_url=searxng.url, headers=headers, transport=transport, timeout=30) as client:
+        return [
+            client.get("/search", params={"q": f"q{n}", "format": "json"}).status_code for n in range(count)
+        ]
+
+
+@pytest.mark.parametrize("forged", FORGED, ids=lambda h: " ".join(f"{k}: {v}" for k, v in h.items()))
+def test_a_stranger_naming_a_household_address_is_still_limited(
+    guarded: stack.Process, brave: HTTPServer, forged: dict[str, str]
+) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
+    statuses = statuses_from(STRANGER, guarded, {**BROWSER_LIKE, **forged})
+    assert 429 in statuses, statuses
+
+
+def test_the_declared_proxy_vouches_for_a_household_client(guarded: stack.Process, brave: HTTPServer) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
+    statuses = statuses_from(PROXY, guarded, {**PLAIN_HEADERS, "X-Forwarded-For": "192.168.1.10"})
+    assert statuses == [200] * 8
+
+
+def test_the_declared_proxy_passes_on_a_strangers_address(guarded: stack.Process, brave: HTTPServer) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
+    statuses = statuses_from(PROXY, guarded, {**BROWSER_LIKE, "X-Forwarded-For": "203.0.113.10"})
+    assert 429 in statuses, statuses
+
+
+def test_a_household_client_without_headers_logs_nothing_per_request(
+    guarded: stack.Process, brave: HTTPServer
+) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
+    before = guarded.log_text()
+    assert statuses_from("127.0.0.1", guarded, PLAIN_HEADERS, count=5) == [200] * 5
+    added = guarded.log_text()[len(before) :]
+    assert added.strip() == "", added

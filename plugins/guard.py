@@ -1,0 +1,213 @@
+# SPDX-License-Identifier: AGPL-3.0-or-later
+"""The limiter judges the real client, stays on when valkey is late, and the log stays readable.
+
+SearXNG's bot detection takes a client's address from ``X-Forwarded-For`` or ``X-Real-IP``
+without checking that the connecting peer is a proxy at all, so any client could name an
+address on the pass list and spend the Brave quota unlimited. This plugin wraps the WSGI
+application (outside SearXNG's own ProxyFix): those headers count only when the peer is a
+declared proxy — ``botdetection.trusted_proxies`` as the admin wrote it in limiter.toml
+(SearXNG itself always adds loopback to that list; here only what the file says counts),
+plus the addresses or host names in ``LLMWEB_TRUSTED_PROXIES`` (a compose profile's reverse
+proxy) — and every other request carries its peer as ``X-Real-IP``, which is also what
+keeps SearXNG from logging an ERROR that no such header is set.
+
+SearXNG connects to valkey once at start and, failing, runs without the limiter for good.
+Here the limiter stays installed with a client that connects on first use, so it works as
+soon as valkey answers; while valkey is away, clients outside the pass list get a clear 503
+instead of an HTTP 500 (the household, on the pass list, never touches valkey).
+
+Per-request log lines (the limiter's "PASS … matched PASSLIST" warning) are dropped; start-up,
+engines, keys, rate limits and outages still reach the log.
+
+.. code:: yaml
+
+  plugins:
+    searx.plugins.llmweb.guard.SXNGPlugin:
+      active: true
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import socket
+import threading
+import time
+import tomllib
+import typing as t
+from pathlib import Path
+
+import flask
+import valkey
+from searx import get_setting, limiter, settings_loader, valkeydb
+from searx.plugins import Plugin, PluginCfg, PluginInfo
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+TRUSTED_PROXIES_ENV = "LLMWEB_TRUSTED_PROXIES"
+"""Comma-separated addresses, networks or host names of proxies, added to limiter.toml's."""
+HOST_TTL_SECONDS = 60.0
+"""How long a proxy's resolved address is kept; it changes only when its container is recreated."""
+VALKEY_DOWN_LOG_SECONDS = 60.0
+"""While valkey is away, the log says so at most once per this many seconds."""
+
+VALKEY_DOWN_TEXT = (
+    "SearXNG's limiter database (valkey) does not answer, so requests from outside the household's "
+    "networks are refused until it does. Admin: start valkey (docker compose up -d valkey), "
+    "or restart scripts/serve. Requests from the pass list are not affected."
+)
+
+
+def parse_address(value: str | None) -> Address | None:
+    """An address, IPv4-mapped IPv6 turned into IPv4; None for anything else."""
+    try:
+        address = ipaddress.ip_address((value or "").strip().strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+        return address.ipv4_mapped
+    return address
+
+
+class TrustedProxies:
+    """The proxies whose forwarding headers are believed: networks, and host names resolved lazily."""
+
+    def __init__(
+        self, entries: Iterable[str], resolve: t.Callable[[str], set[Address]] | None = None
+    ) -> None:
+        self.networks: list[Network] = []
+        self.hosts: list[str] = []
+        for entry in (e.strip() for e in entries):
+            if not entry:
+                continue
+            try:
+                network = ipaddress.ip_network(entry.strip("[]"), strict=False)
+            except ValueError:
+                if entry.lower() not in self.hosts:
+                    self.hosts.append(entry.lower())
+                continue
+            if network not in self.networks:  # SearXNG's config adds upstream's defaults to ours
+                self.networks.append(network)
+        self._resolve = resolve or _resolve
+        self._resolved: dict[str, tuple[float, set[Address]]] = {}
+        self._lock = threading.Lock()
+
+    def __str__(self) -> str:
+        return ", ".join([*(n.compressed for n in self.networks), *self.hosts]) or "none"
+
+    def trusts(self, peer: Address) -> bool:
+        if any(peer.version == net.version and peer in net for net in self.networks):
+            return True
+        return any(peer in self._addresses(host) for host in self.hosts)
+
+    def _addresses(self, host: str) -> set[Address]:
+        # Looked up only for a request that carries forwarding headers from an undeclared
+        # peer, so the household's ordinary requests cause no lookups at all.
+        now = time.monotonic()
+        with self._lock:
+            cached = self._resolved.get(host)
+            if cached and cached[0] > now:
+                return cached[1]
+        addresses = self._resolve(host)
+        with self._lock:
+            self._resolved[host] = (now + HOST_TTL_SECONDS, addresses)
+        return addresses
+
+
+def _resolve(host: str) -> set[Address]:
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except OSError:
+        return set()
+    return {a for a in (parse_address(str(info[4][0])) for info in infos) if a is not None}
+
+
+class ForwardedHeaderGuard:
+    """WSGI middleware: X-Forwarded-For and X-Real-IP reach SearXNG only from a trusted proxy."""
+
+    def __init__(self, app: WSGIApplication, proxies: TrustedProxies) -> None:
+        self.app = app
+        self.proxies = proxies
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        peer = parse_address(environ.get("REMOTE_ADDR"))
+        if peer is not None:
+            forwarded = environ.get("HTTP_X_FORWARDED_FOR") or environ.get("HTTP_X_REAL_IP")
+            if not forwarded or not self.proxies.trusts(peer):
+                environ.pop("HTTP_X_FORWARDED_FOR", None)
+                environ["HTTP_X_REAL_IP"] = peer.compressed
+        return self.app(environ, start_response)
+
+
+def declared_proxies() -> list[str]:
+    """``botdetection.trusted_proxies`` of the admin's limiter.toml, without upstream's defaults."""
+    folder = settings_loader.get_user_cfg_folder()
+    path = (folder or Path("/etc/searxng")) / "limiter.toml"
+    if not path.is_file():
+        return list(limiter.get_cfg().get("botdetection.trusted_proxies", default=[]))
+    with path.open("rb") as file:
+        declared = tomllib.load(file).get("botdetection", {}).get("trusted_proxies", [])
+    return [str(entry) for entry in declared]
+
+
+class _DropPerRequestLines(logging.Filter):
+    """Drops the limiter's per-request "PASS <network>: matched PASSLIST" warning."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("PASS ")
+
+
+class SXNGPlugin(Plugin):
+    """Forwarded headers only from declared proxies, a limiter that survives valkey, a quiet log."""
+
+    id = "llmweb_guard"
+
+    def __init__(self, plg_cfg: PluginCfg) -> None:
+        super().__init__(plg_cfg)
+        self.info = PluginInfo(
+            id=self.id,
+            name="llmweb guard",
+            description="Client addresses from declared proxies only; the limiter waits for valkey.",
+            preference_section=None,  # a server setting, not a person's preference
+        )
+        self._valkey_down_logged = 0.0
+
+    def init(self, app: flask.Flask) -> bool:
+        if self.log.getEffectiveLevel() > logging.INFO:
+            self.log.setLevel(logging.INFO)  # start-up lines of ours, whatever SearXNG's level
+        proxies = TrustedProxies([*declared_proxies(), *os.environ.get(TRUSTED_PROXIES_ENV, "").split(",")])
+        app.wsgi_app = ForwardedHeaderGuard(app.wsgi_app, proxies)  # type: ignore[method-assign]
+        self.log.info("client address headers are believed only from: %s", proxies)
+        logging.getLogger("searx.limiter").addFilter(_DropPerRequestLines())
+        self._keep_limiter_on()
+        app.register_error_handler(valkey.exceptions.ValkeyError, self._valkey_unreachable)
+        return True
+
+    def _keep_limiter_on(self) -> None:
+        url = get_setting("valkey.url", None)
+        wanted = get_setting("server.limiter", False) or get_setting("server.public_instance", False)
+        if not url or not wanted or valkeydb.client() is not None:
+            return
+        # SearXNG gave up on valkey at start and would leave the limiter off for good; a
+        # client that connects on first use keeps it on (valkeydb has no public setter).
+        valkeydb._CLIENT = valkey.Valkey.from_url(url)
+        self.log.warning(
+            "valkey does not answer yet; the limiter stays on and refuses clients outside the pass list "
+            "until it does (the household is not affected)"
+        )
+
+    def _valkey_unreachable(self, error: Exception) -> flask.Response:
+        now = time.monotonic()
+        if now - self._valkey_down_logged > VALKEY_DOWN_LOG_SECONDS:
+            self._valkey_down_logged = now
+            self.log.error("valkey does not answer (%s): refusing clients outside the pass list", error)
+        response = flask.Response(VALKEY_DOWN_TEXT, status=503, mimetype="text/plain")
+        response.headers["Retry-After"] = "30"
+        return response
