@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from llmweb.search import REQUEST_HEADERS
+from llmweb.search import SEARXNG_HEADERS
 
 REQUEST_TIMEOUT = 10.0
 Check = Callable[[httpx.Response], bool]
@@ -57,7 +57,7 @@ def status_ok(answer: httpx.Response) -> bool:
 
 def client(concurrency: int) -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    return httpx.AsyncClient(headers=REQUEST_HEADERS, limits=limits, timeout=REQUEST_TIMEOUT)
+    return httpx.AsyncClient(headers=SEARXNG_HEADERS, limits=limits, timeout=REQUEST_TIMEOUT)
 
 
 async def _one(http: httpx.AsyncClient, request: Request, check: Check, n: int, into: Load) -> None:

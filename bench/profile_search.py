@@ -178,7 +178,7 @@ def main() -> None:
     )
     from searx.webapp import app  # starts SearXNG: settings, engines, network and valkey
 
-    from llmweb.search import REQUEST_HEADERS
+    from llmweb.search import SEARXNG_HEADERS
 
     client = app.test_client()
 
@@ -186,7 +186,7 @@ def main() -> None:
         answer = client.get(
             "/search",
             query_string={"q": f"profile query {n}", "format": "json", "engines": args.engine},
-            headers=REQUEST_HEADERS,
+            headers=SEARXNG_HEADERS,
         )
         data = answer.get_json() if answer.status_code == 200 else None
         if not data or not data.get("results") or data.get("unresponsive_engines"):

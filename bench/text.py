@@ -14,7 +14,7 @@ import httpx
 from bench import brave_corpus, deployment
 from bench.report import PartResult, table
 from bench.tokens_count import count_tokens, tokenizer_name
-from llmweb.search import REQUEST_HEADERS
+from llmweb.search import SEARXNG_HEADERS
 
 SHOWN = 10  # a model client's usual page of results
 
@@ -30,7 +30,7 @@ def _model_view(results: list[dict[str, Any]]) -> str:
 
 def search_all(base: str, engine: str, count: int) -> list[list[dict[str, Any]]]:
     answers = []
-    with httpx.Client(headers=REQUEST_HEADERS, timeout=30) as http:
+    with httpx.Client(headers=SEARXNG_HEADERS, timeout=30) as http:
         for i in range(count):
             params = {"q": f"bench query {i}", "format": "json", "engines": engine}
             answer = http.get(base, params=params)

@@ -42,12 +42,33 @@ REASON_ADVICE = {
     "timeout": "the search provider did not answer in time; try again",
     "CAPTCHA": "the search provider asked for a CAPTCHA; try again later",
 }
+# Reasons that mean SearXNG could not reach the engine at all (no network, DNS, a proxy).
+CONNECTION_REASONS = ("connection error", "network error", "timeout", "proxy error", "SSL error")
+# SearXNG refusing this client: what it means, and what the admin changes.
+SEARXNG_REFUSALS: dict[int, tuple[str, str]] = {
+    403: ("refuses JSON (403)", "add json to search.formats in settings.yml"),
+    429: (
+        "rate-limited this client (429)",
+        "add this machine's network to pass_ip in settings/limiter.toml, or wait",
+    ),
+}
+
+
+def reason_advice(reason: str) -> str:
+    """What the admin or the model can do about an engine's failure reason, or ""."""
+    return next((text for key, text in REASON_ADVICE.items() if key.lower() in reason.lower()), "")
+
+
+def is_connection_failure(reason: str) -> bool:
+    """True when SearXNG's reason says the engine could not be reached at all."""
+    return any(key.lower() in reason.lower() for key in CONNECTION_REASONS)
+
 
 # Headers SearXNG's bot detection expects from a client that is not on its pass list:
 # an Accept with text/html, gzip, a language, and a User-Agent it does not take for a
 # script (it refuses "Python", "python-requests", "curl", …). English keeps its
 # error reasons untranslated; the search language is set by the language field.
-REQUEST_HEADERS = {
+SEARXNG_HEADERS = {
     "Accept": "application/json, text/html;q=0.9",
     "Accept-Encoding": "gzip",
     "Accept-Language": "en",
@@ -167,10 +188,14 @@ def validate_request(**arguments: Any) -> SearchRequest:
 
 
 def searx_params(request: SearchRequest) -> dict[str, str]:
-    """The query string of SearXNG's /search for ``request``."""
-    params = {"q": request.query, "format": "json", "pageno": str(request.page)}
-    if request.language:
-        params["language"] = request.language
+    """The query string of SearXNG's /search for ``request``.
+
+    The language goes into the query as SearXNG's ``:xx`` prefix, not as the ``language``
+    field: SearXNG reads the prefix as the caller's deliberate choice, while the shipped
+    settings treat a JSON client's ``language`` field as a built-in default and keep the
+    household's locale (plugins/language.py)."""
+    query = f":{request.language} {request.query}" if request.language else request.query
+    params = {"q": query, "format": "json", "pageno": str(request.page)}
     if request.time_range:
         params["time_range"] = request.time_range
     if request.safe_search:
@@ -224,7 +249,7 @@ def parse_answer(payload: Any, request: SearchRequest) -> SearchResponse:
 def unavailable_message(failed: dict[str, str]) -> str:
     parts = []
     for engine, reason in sorted(failed.items()):
-        advice = next((text for key, text in REASON_ADVICE.items() if key.lower() in reason.lower()), None)
+        advice = reason_advice(reason)
         parts.append(f"{engine}: {reason}" + (f" ({advice})" if advice else ""))
     return (
         "Could not search — every engine failed, so this is not a sign that nothing exists. "
@@ -261,10 +286,10 @@ def web_search(
     base = (searxng_url or config.searxng_url()).rstrip("/")
     try:
         if client is None:
-            with httpx.Client(timeout=timeout, headers=REQUEST_HEADERS) as own:
+            with httpx.Client(timeout=timeout, headers=SEARXNG_HEADERS) as own:
                 answer = own.get(base + "/search", params=searx_params(request))
         else:
-            answer = client.get(base + "/search", params=searx_params(request), headers=REQUEST_HEADERS)
+            answer = client.get(base + "/search", params=searx_params(request), headers=SEARXNG_HEADERS)
     except httpx.TimeoutException:
         raise Timeout(
             f"SearXNG at {base} did not answer within {timeout:g} s. Try again, or a shorter query."
@@ -279,15 +304,9 @@ def web_search(
 
 def parse_response(answer: httpx.Response, request: SearchRequest, base: str) -> SearchResponse:
     status = answer.status_code
-    if status == 403:
-        raise SearchUnavailable(
-            f"SearXNG at {base} refuses JSON (403). The admin should add json to search.formats in settings.yml."
-        )
-    if status == 429:
-        raise SearchUnavailable(
-            f"SearXNG at {base} rate-limited this client (429). The admin should add this machine's network "
-            "to pass_ip in settings/limiter.toml, or wait."
-        )
+    if status in SEARXNG_REFUSALS:
+        finding, fix = SEARXNG_REFUSALS[status]
+        raise SearchUnavailable(f"SearXNG at {base} {finding}. The admin should {fix}.")
     if status == 400:
         raise InvalidInput(
             f"SearXNG rejected the arguments: {_error_text(answer)}. Change them and search again."

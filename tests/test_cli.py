@@ -228,7 +228,23 @@ def test_doctor_says_how_to_enable_json(start_searxng: StartSearxng) -> None:
 
     done = llmweb("doctor", "--searxng-url", start_searxng(html_only).url)
     assert done.returncode == 2
-    assert "the JSON API is off" in done.stdout and "add json to search.formats" in done.stdout
+    assert "SearXNG refuses JSON (403)" in done.stdout and "add json to search.formats" in done.stdout
+
+
+def test_doctor_says_the_machine_looks_offline_when_no_engine_can_connect(
+    start_searxng: StartSearxng,
+) -> None:
+    # Every engine as shipped, each pointed at a loopback port where nothing listens: what
+    # SearXNG reports on a machine without a network (connection refused / DNS failure).
+    def nothing_reachable(settings: dict[str, Any]) -> None:
+        for engine in settings["engines"]:
+            engine.pop("inactive", None)
+        settings["outgoing"]["proxies"] = {"all://": [f"http://127.0.0.1:{stack.free_port()}"]}
+
+    done = llmweb("doctor", "--searxng-url", start_searxng(nothing_reachable).url)
+    assert done.returncode == 2
+    assert "problem  no engine could be reached, so this machine looks offline" in done.stdout
+    assert "fix: check that the machine SearXNG runs on reaches the internet" in done.stdout
 
 
 def test_doctor_says_how_to_start_an_unreachable_searxng() -> None:
