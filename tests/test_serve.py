@@ -87,3 +87,57 @@ def test_serve_answers_json_on_loopback_and_stops_everything_on_a_signal(
         if serve.poll() is None:
             serve.kill()
             serve.wait()
+
+
+@pytest.fixture
+def fresh_checkout(tmp_path: Path) -> Path:
+    """The repository's files as a fresh clone has them (no .env, no var/), sharing this .venv."""
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    checkout = tmp_path / "llmweb"
+    for name in filter(None, files):
+        source = REPO / name.decode()
+        if source.is_file():
+            target = checkout / name.decode()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())
+            target.chmod(source.stat().st_mode)
+    (checkout / ".venv").symlink_to(REPO / ".venv")  # scripts/bootstrap finds it installed
+    return checkout
+
+
+def test_the_readme_first_run_works_with_env_example_copied_unchanged(
+    fresh_checkout: Path, tmp_path: Path, brave: HTTPServer
+) -> None:
+    # README: "cp .env.example .env", then scripts/serve; the example leaves SEARXNG_SECRET
+    # and BRAVE_API_KEY empty. Only --settings differs: the keyless engines stay off the internet.
+    subprocess.run(["cp", ".env.example", ".env"], cwd=fresh_checkout, check=True)
+    settings = write_test_settings(tmp_path / "settings", brave.url_for("").rstrip("/"))
+    port = stack.free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("BRAVE_API_KEY", "SEARXNG_SECRET")}
+    command = [str(fresh_checkout / "scripts" / "serve"), "--port", str(port), "--settings", str(settings)]
+    for start in ("first", "second"):
+        serve = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+        )
+        try:
+            printed = wait_for_line(serve, "stop with Ctrl-C")
+            answer = httpx.get(
+                f"http://127.0.0.1:{port}/search", params={"q": "pogoda Kraków", "format": "json"}, timeout=30
+            )
+            assert answer.status_code == 200, (start, answer.text[:300])
+            assert answer.json()["unresponsive_engines"] == [
+                ["brave api", "Brave API key missing: the admin should set BRAVE_API_KEY"]
+            ]
+            assert any("no BRAVE_API_KEY" in line for line in printed)
+            secret = fresh_checkout / "var" / "searxng-secret"
+            assert secret.stat().st_mode & 0o777 == 0o600
+            if start == "first":
+                made = secret.read_text()
+            else:
+                assert secret.read_text() == made, "the secret made on the first start is kept"
+        finally:
+            serve.send_signal(signal.SIGTERM)
+            serve.communicate(timeout=60)
+    assert brave.log == []
