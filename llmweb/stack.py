@@ -24,7 +24,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,11 +176,13 @@ def start_searxng(
     port: int | None = None,
     env: Mapping[str, str] | None = None,
     timeout: float = 60.0,
+    wrapper: Sequence[str] = (),
 ) -> Process:
     """SearXNG under granian with ``settings_dir/settings.yml``; returns once /healthz answers.
 
     ``env`` adds to (or, with an empty string, removes from) the inherited environment:
-    SEARXNG_SECRET, SEARXNG_VALKEY_URL, BRAVE_API_KEY, …
+    SEARXNG_SECRET, SEARXNG_VALKEY_URL, BRAVE_API_KEY, … ``wrapper`` runs the server under
+    another command (e.g. ``strace -f -o FILE``).
     """
     port = port or free_port(host)
     workdir.mkdir(parents=True, exist_ok=True)
@@ -195,7 +197,7 @@ def start_searxng(
             child_env[key] = value
     # SearXNG reads SEARXNG_PORT/BIND_ADDRESS only for its own dev server; granian binds.
     log = workdir / "searxng.log"
-    cmd = [sys.executable, "-m", "granian", *GRANIAN_ARGS, "--host", host, "--port", str(port)]
+    cmd = [*wrapper, sys.executable, "-m", "granian", *GRANIAN_ARGS, "--host", host, "--port", str(port)]
     cmd += ["searx.webapp:app"]
     with log.open("wb") as out:
         popen = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=child_env, cwd=workdir)

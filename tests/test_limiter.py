@@ -146,3 +146,58 @@ def test_a_household_client_without_headers_logs_nothing_per_request(
     assert statuses_from("127.0.0.1", guarded, PLAIN_HEADERS, count=5) == [200] * 5
     added = guarded.log_text()[len(before) :]
     assert added.strip() == "", added
+
+
+# --- valkey late or gone -----------------------------------------------------------------
+
+
+@pytest.fixture
+def searxng_before_valkey(
+    tmp_path: Path, brave_server: HTTPServer, engines_installed: None
+) -> Iterator[tuple[stack.Process, int]]:
+    """SearXNG started while nothing answers at its valkey address yet; yields it and that port."""
+    port = stack.free_port()
+    settings_dir = write_test_settings(tmp_path / "settings", brave_server.url_for("").rstrip("/"))
+    declared_proxy_and_narrow_loopback(settings_dir)
+    env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": f"valkey://127.0.0.1:{port}/0"}
+    proc = stack.start_searxng(settings_dir, workdir=tmp_path / "run", env=env)
+    yield proc, port
+    proc.stop()
+
+
+def test_a_late_valkey_leaves_the_limiter_on_and_strangers_get_a_clear_503_meanwhile(
+    searxng_before_valkey: tuple[stack.Process, int], brave: HTTPServer, tmp_path: Path
+) -> None:
+    searxng, port = searxng_before_valkey
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
+    transport = httpx.HTTPTransport(local_address=STRANGER)
+    with httpx.Client(base_url=searxng.url, headers=BROWSER_LIKE, transport=transport, timeout=30) as client:
+        waiting = client.get("/search", params={"q": "early", "format": "json"})
+    assert waiting.status_code == 503
+    assert "valkey" in waiting.text and "docker compose up -d valkey" in waiting.text
+    assert statuses_from("127.0.0.1", searxng, PLAIN_HEADERS, count=3) == [200] * 3  # the household
+    valkey = stack.start_valkey(tmp_path / "valkey", port=port)
+    try:
+        statuses = statuses_from("127.0.0.4", searxng, BROWSER_LIKE)
+    finally:
+        valkey.stop()
+    assert statuses[0] == 200 and 429 in statuses, statuses
+
+
+def test_valkey_going_away_mid_run_answers_503_not_500_and_limiting_resumes(
+    searxng_before_valkey: tuple[stack.Process, int], brave: HTTPServer, tmp_path: Path
+) -> None:
+    searxng, port = searxng_before_valkey
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
+    valkey = stack.start_valkey(tmp_path / "first", port=port)
+    assert statuses_from("127.0.0.5", searxng, BROWSER_LIKE, count=1) == [200]
+    valkey.stop()
+    during = statuses_from("127.0.0.5", searxng, BROWSER_LIKE, count=2)
+    valkey = stack.start_valkey(tmp_path / "again", port=port)
+    try:
+        after = statuses_from("127.0.0.6", searxng, BROWSER_LIKE)
+    finally:
+        valkey.stop()
+    assert during == [503, 503]
+    assert after[0] == 200 and 429 in after, after
+    assert searxng.log_text().count("valkey does not answer (") == 1  # once per outage, not per request
