@@ -21,7 +21,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
-import yaml
 
 from bench import brave_corpus, deployment, load
 from bench.report import PartResult, Target, table
@@ -216,18 +215,6 @@ def profile_section(part: PartResult, profiles: dict[str, dict[str, Any]]) -> No
 # --- deployment settings worth changing -------------------------------------------------
 
 
-def _upstream_plugins() -> dict[str, Any]:
-    import searx  # the server extra; its settings.yml lists the plugins a stock instance loads
-
-    defaults = yaml.safe_load((Path(searx.__file__).parent / "settings.yml").read_text())
-    return dict(defaults["plugins"])
-
-
-def upstream_plugins(settings: dict[str, Any]) -> None:
-    """Upstream's plugin choices instead of ours (which switch tracker_url_remover off)."""
-    settings["plugins"] = _upstream_plugins()  # SearXNG replaces the default plugin list with this one
-
-
 def without_limiter(settings: dict[str, Any]) -> None:
     settings["server"]["limiter"] = False
 
@@ -240,14 +227,11 @@ class Variant:
     env: dict[str, str] | None = None
 
 
+# Upstream's tracker_url_remover plugin is not measured any more: loading it downloads
+# ClearURLs' rule lists from the internet, and the bench's traffic stays on loopback. Its
+# cost, measured on 2026-11-30 before llmweb left it out, is in README.md.
 VARIANTS = (
-    Variant(
-        "tracker_url_remover plugin on (upstream's default; settings.yml turns it off)",
-        "for every URL of every result it reads its rule table from SQLite, and on an instance that could "
-        "download ClearURLs' rules (this one cannot: no internet) it also matches them against URLs with a query",
-        change=upstream_plugins,
-    ),
-    Variant("limiter off", "each search passes the limiter and logs a PASS line", change=without_limiter),
+    Variant("limiter off", "each search passes the limiter and its bot detection", change=without_limiter),
     Variant(
         "granian --workers 2", "one worker runs Python on one core at a time", env={"GRANIAN_WORKERS": "2"}
     ),

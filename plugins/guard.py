@@ -5,11 +5,13 @@ SearXNG's bot detection takes a client's address from ``X-Forwarded-For`` or ``X
 without checking that the connecting peer is a proxy at all, so any client could name an
 address on the pass list and spend the Brave quota unlimited. This plugin wraps the WSGI
 application (outside SearXNG's own ProxyFix): those headers count only when the peer is a
-declared proxy — ``botdetection.trusted_proxies`` as the admin wrote it in limiter.toml
-(SearXNG itself always adds loopback to that list; here only what the file says counts),
-plus the addresses or host names in ``LLMWEB_TRUSTED_PROXIES`` (a compose profile's reverse
-proxy) — and every other request carries its peer as ``X-Real-IP``, which is also what
-keeps SearXNG from logging an ERROR that no such header is set.
+declared proxy — an address in ``botdetection.trusted_proxies`` as the admin wrote it in
+limiter.toml (SearXNG itself always adds loopback to that list; here only what the file
+says counts), or a proxy that proves itself with the ``X-Llmweb-Proxy-Token`` header equal
+to ``LLMWEB_PROXY_TOKEN`` (the compose profiles' reverse proxy, whose container address
+Docker picks) — and every other request carries its peer as ``X-Real-IP``, which is also
+what keeps SearXNG from logging an ERROR that no such header is set. The token header is
+removed before SearXNG sees the request.
 
 SearXNG connects to valkey once at start and, failing, runs without the limiter for good.
 Here the limiter stays installed with a client that connects on first use, so it works as
@@ -28,11 +30,10 @@ engines, keys, rate limits and outages still reach the log.
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import logging
 import os
-import socket
-import threading
 import time
 import tomllib
 import typing as t
@@ -51,10 +52,9 @@ if t.TYPE_CHECKING:
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-TRUSTED_PROXIES_ENV = "LLMWEB_TRUSTED_PROXIES"
-"""Comma-separated addresses, networks or host names of proxies, added to limiter.toml's."""
-HOST_TTL_SECONDS = 60.0
-"""How long a proxy's resolved address is kept; it changes only when its container is recreated."""
+PROXY_TOKEN_ENV = "LLMWEB_PROXY_TOKEN"
+"""A shared secret a reverse proxy sends in PROXY_TOKEN_HEADER to be believed; empty: none can."""
+PROXY_TOKEN_HEADER = "HTTP_X_LLMWEB_PROXY_TOKEN"  # X-Llmweb-Proxy-Token in the WSGI environment
 VALKEY_DOWN_LOG_SECONDS = 60.0
 """While valkey is away, the log says so at most once per this many seconds."""
 
@@ -77,56 +77,25 @@ def parse_address(value: str | None) -> Address | None:
 
 
 class TrustedProxies:
-    """The proxies whose forwarding headers are believed: networks, and host names resolved lazily."""
+    """The proxies whose forwarding headers are believed: peers in declared networks, or
+    any peer that presents the shared token."""
 
-    def __init__(
-        self, entries: Iterable[str], resolve: t.Callable[[str], set[Address]] | None = None
-    ) -> None:
+    def __init__(self, networks: Iterable[str], token: str = "") -> None:
         self.networks: list[Network] = []
-        self.hosts: list[str] = []
-        for entry in (e.strip() for e in entries):
-            if not entry:
-                continue
-            try:
-                network = ipaddress.ip_network(entry.strip("[]"), strict=False)
-            except ValueError:
-                if entry.lower() not in self.hosts:
-                    self.hosts.append(entry.lower())
-                continue
+        for entry in networks:
+            network = ipaddress.ip_network(entry.strip().strip("[]"), strict=False)
             if network not in self.networks:  # SearXNG's config adds upstream's defaults to ours
                 self.networks.append(network)
-        self._resolve = resolve or _resolve
-        self._resolved: dict[str, tuple[float, set[Address]]] = {}
-        self._lock = threading.Lock()
+        self._token = token.encode()
 
     def __str__(self) -> str:
-        return ", ".join([*(n.compressed for n in self.networks), *self.hosts]) or "none"
+        listed = ", ".join(n.compressed for n in self.networks) or "no network"
+        return listed + (" and a proxy presenting LLMWEB_PROXY_TOKEN" if self._token else "")
 
-    def trusts(self, peer: Address) -> bool:
+    def trusts(self, peer: Address, token: str | None) -> bool:
         if any(peer.version == net.version and peer in net for net in self.networks):
             return True
-        return any(peer in self._addresses(host) for host in self.hosts)
-
-    def _addresses(self, host: str) -> set[Address]:
-        # Looked up only for a request that carries forwarding headers from an undeclared
-        # peer, so the household's ordinary requests cause no lookups at all.
-        now = time.monotonic()
-        with self._lock:
-            cached = self._resolved.get(host)
-            if cached and cached[0] > now:
-                return cached[1]
-        addresses = self._resolve(host)
-        with self._lock:
-            self._resolved[host] = (now + HOST_TTL_SECONDS, addresses)
-        return addresses
-
-
-def _resolve(host: str) -> set[Address]:
-    try:
-        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    except OSError:
-        return set()
-    return {a for a in (parse_address(str(info[4][0])) for info in infos) if a is not None}
+        return bool(self._token and token) and hmac.compare_digest(str(token).encode(), self._token)
 
 
 class ForwardedHeaderGuard:
@@ -137,10 +106,11 @@ class ForwardedHeaderGuard:
         self.proxies = proxies
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        token = environ.pop(PROXY_TOKEN_HEADER, None)
         peer = parse_address(environ.get("REMOTE_ADDR"))
         if peer is not None:
             forwarded = environ.get("HTTP_X_FORWARDED_FOR") or environ.get("HTTP_X_REAL_IP")
-            if not forwarded or not self.proxies.trusts(peer):
+            if not forwarded or not self.proxies.trusts(peer, token):
                 environ.pop("HTTP_X_FORWARDED_FOR", None)
                 environ["HTTP_X_REAL_IP"] = peer.compressed
         return self.app(environ, start_response)
@@ -182,7 +152,7 @@ class SXNGPlugin(Plugin):
     def init(self, app: flask.Flask) -> bool:
         if self.log.getEffectiveLevel() > logging.INFO:
             self.log.setLevel(logging.INFO)  # start-up lines of ours, whatever SearXNG's level
-        proxies = TrustedProxies([*declared_proxies(), *os.environ.get(TRUSTED_PROXIES_ENV, "").split(",")])
+        proxies = TrustedProxies(declared_proxies(), os.environ.get(PROXY_TOKEN_ENV, "").strip())
         app.wsgi_app = ForwardedHeaderGuard(app.wsgi_app, proxies)  # type: ignore[method-assign]
         self.log.info("client address headers are believed only from: %s", proxies)
         logging.getLogger("searx.limiter").addFilter(_DropPerRequestLines())

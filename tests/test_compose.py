@@ -1,7 +1,11 @@
-"""docker-compose.yml: no Docker engine runs here, so Debian's docker-compose 1.29 checks it offline."""
+"""docker-compose.yml as text: Debian's docker-compose 1.29 resolves it offline.
+
+The file also runs on a real Docker engine in `scripts/test compose` (tests/compose/); these
+checks are the quick ones every test run makes."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from importlib import metadata
@@ -40,7 +44,8 @@ def resolved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def test_compose_file_is_valid_for_docker_compose(resolved: dict[str, Any]) -> None:
-    assert set(resolved["services"]) == {"searxng", "valkey"}
+    profiles = {name: service.get("profiles", []) for name, service in resolved["services"].items()}
+    assert profiles == {"searxng": [], "valkey": [], "proxy": ["lan"], "open-webui": ["openwebui"]}
 
 
 def test_compose_refuses_to_start_without_a_secret(tmp_path: Path) -> None:
@@ -49,36 +54,48 @@ def test_compose_refuses_to_start_without_a_secret(tmp_path: Path) -> None:
     assert "SEARXNG_SECRET" in done.stderr
 
 
-def bind_mounts(service: dict[str, Any]) -> list[tuple[str, str, str]]:
-    mounts = []
+def bind_mounts(service: dict[str, Any]) -> dict[str, tuple[Path, set[str]]]:
+    """Target → (host path, mount options) for every bind mount of a service."""
+    mounts = {}
     for volume in service["volumes"]:
-        source, target, *mode = volume.split(":")
+        source, target, *options = volume.split(":")
         if source.startswith("/"):
-            mounts.append((source, target, mode[0] if mode else "rw"))
+            mounts[target] = (Path(source), set(options[0].split(",")) if options else {"rw"})
     return mounts
 
 
-def test_every_mounted_host_file_exists(resolved: dict[str, Any]) -> None:
+def test_every_mounted_host_path_exists_read_only_and_relabelled_for_selinux(
+    resolved: dict[str, Any],
+) -> None:
+    for name, service in resolved["services"].items():
+        for target, (source, options) in bind_mounts(service).items():
+            assert source.exists(), f"{name}: {source} is mounted at {target} but missing"
+            assert {"ro", "z"} <= options, f"{name}: {target} is mounted {options}, not ro,z"
+
+
+def test_settings_folder_is_mounted_where_the_image_reads_it(resolved: dict[str, Any]) -> None:
+    # the whole folder over the image's /etc/searxng volume, which leaves no anonymous volume
     mounts = bind_mounts(resolved["services"]["searxng"])
-    assert mounts, "the settings and the engine must be mounted"
-    for source, _target, _mode in mounts:
-        assert Path(source).is_file(), f"{source} is mounted but missing"
+    assert mounts[IMAGE_CONFIG.rstrip("/")][0] == REPO / "settings"
+    assert {"settings.yml", "limiter.toml"} <= {f.name for f in (REPO / "settings").iterdir()}
 
 
-def test_settings_are_mounted_read_only_where_the_image_reads_them(resolved: dict[str, Any]) -> None:
-    mounts = {
-        target: (Path(source), mode) for source, target, mode in bind_mounts(resolved["services"]["searxng"])
-    }
-    assert mounts[IMAGE_CONFIG + "settings.yml"] == (REPO / "settings" / "settings.yml", "ro")
-    assert mounts[IMAGE_CONFIG + "limiter.toml"] == (REPO / "settings" / "limiter.toml", "ro")
+def test_plugins_land_in_the_image_plugin_folder_as_the_package_settings_name(
+    resolved: dict[str, Any],
+) -> None:
+    settings = yaml.safe_load((REPO / "settings" / "settings.yml").read_text())
+    ours = {name.rsplit(".", 2)[0] for name in settings["plugins"] if ".llmweb." in name}
+    assert ours == {"searx.plugins.llmweb"}
+    mounts = bind_mounts(resolved["services"]["searxng"])
+    assert mounts["/usr/local/searxng/searx/plugins/llmweb"][0] == REPO / "plugins"
 
 
 def test_engine_lands_in_the_image_engine_folder_under_its_own_name(resolved: dict[str, Any]) -> None:
     settings = yaml.safe_load((REPO / "settings" / "settings.yml").read_text())
     module = next(e["engine"] for e in settings["engines"] if e["name"] == "brave api")
-    mounts = {target: Path(source) for source, target, _ in bind_mounts(resolved["services"]["searxng"])}
+    mounts = bind_mounts(resolved["services"]["searxng"])
     target = IMAGE_ENGINES + module + ".py"
-    assert mounts[target] == REPO / "engines" / f"{module}.py"
+    assert mounts[target][0] == REPO / "engines" / f"{module}.py"
     # A file mounted over an upstream engine could lose to the image's precompiled bytecode.
     assert module not in _upstream_engine_names()
 
@@ -90,7 +107,7 @@ def _upstream_engine_names() -> set[str]:
     return {f.stem for f in files if f.parent.as_posix() == "searx/engines" and f.suffix == ".py"}
 
 
-def test_port_is_published_on_localhost_only(resolved: dict[str, Any]) -> None:
+def test_searxng_is_published_on_localhost_only(resolved: dict[str, Any]) -> None:
     ports = resolved["services"]["searxng"]["ports"]
     assert len(ports) == 1
     host_ip, host_port, container = str(ports[0]).split(":")
@@ -100,6 +117,43 @@ def test_port_is_published_on_localhost_only(resolved: dict[str, Any]) -> None:
 def test_image_is_pinned_to_the_bundled_searx_commit(resolved: dict[str, Any]) -> None:
     image = resolved["services"]["searxng"]["image"]
     assert image.endswith(":2026.8.13-ef9a188cc")
+
+
+def test_every_image_names_an_exact_release(resolved: dict[str, Any]) -> None:
+    for name, service in resolved["services"].items():
+        tag = service["image"].rsplit(":", 1)[1]
+        assert re.fullmatch(r"v?\d+\.\d+\.\d+(-[\w.]+)?", tag), f"{name}: {service['image']} floats"
+
+
+def test_searxng_starts_once_valkey_is_healthy(resolved: dict[str, Any]) -> None:
+    assert resolved["services"]["searxng"]["depends_on"]["valkey"]["condition"] == "service_healthy"
+
+
+def test_searxng_listens_on_ipv4_so_hosts_without_ipv6_can_run_it(resolved: dict[str, Any]) -> None:
+    assert resolved["services"]["searxng"]["environment"]["GRANIAN_HOST"] == "0.0.0.0"
+
+
+def test_the_base_url_comes_from_env_for_lan_use(tmp_path: Path) -> None:
+    done = compose_config(tmp_path, "SEARXNG_SECRET=s\nSEARXNG_BASE_URL=http://nas.lan:8080/\n")
+    assert done.returncode == 0, done.stderr
+    environment = yaml.safe_load(done.stdout)["services"]["searxng"]["environment"]
+    assert environment["SEARXNG_BASE_URL"] == "http://nas.lan:8080/"
+
+
+def test_the_lan_proxy_presents_the_token_searxng_expects(resolved: dict[str, Any]) -> None:
+    proxy, searxng = resolved["services"]["proxy"], resolved["services"]["searxng"]
+    assert proxy["environment"]["LLMWEB_PROXY_TOKEN"] == searxng["environment"]["LLMWEB_PROXY_TOKEN"]
+    assert proxy["environment"]["LLMWEB_PROXY_TOKEN"] == "not-a-real-secret"
+    caddyfile = bind_mounts(proxy)["/etc/caddy/Caddyfile"][0].read_text()
+    assert "reverse_proxy searxng:8080" in caddyfile
+    assert "header_up X-Llmweb-Proxy-Token {$LLMWEB_PROXY_TOKEN}" in caddyfile
+
+
+def test_open_webui_searches_through_searxng_by_its_service_name(resolved: dict[str, Any]) -> None:
+    environment = resolved["services"]["open-webui"]["environment"]
+    assert environment["WEB_SEARCH_ENGINE"] == "searxng"
+    assert environment["SEARXNG_QUERY_URL"].startswith("http://searxng:8080/search?q=<query>")
+    assert all(str(p).startswith("127.0.0.1:") for p in resolved["services"]["open-webui"]["ports"])
 
 
 def test_key_and_secret_come_from_the_environment_not_the_file() -> None:
@@ -113,7 +167,8 @@ def test_healthcheck_restart_and_bounded_logs(resolved: dict[str, Any]) -> None:
     for name, service in resolved["services"].items():
         assert service["restart"] in ("always", "unless-stopped"), name
         assert service["logging"]["options"]["max-size"], name
-        assert service["healthcheck"]["test"], name
+        if name != "open-webui":  # its image has a health check of its own
+            assert service["healthcheck"]["test"], name
     assert "/healthz" in " ".join(resolved["services"]["searxng"]["healthcheck"]["test"])
 
 

@@ -69,6 +69,7 @@ def test_a_script_user_agent_outside_the_home_is_refused(searxng: stack.Process)
 # or 127.0.0.2 (the proxy) as their source address.
 
 PROXY, STRANGER = "127.0.0.2", "127.0.0.3"
+PROXY_TOKEN = "proxy-token-for-tests"  # a reverse proxy whose address Docker picks proves itself with it
 FORGED = [
     {"X-Forwarded-For": "10.1.2.3"},
     {"X-Real-IP": "192.168.1.10"},
@@ -103,7 +104,7 @@ def guarded(
     folder = tmp_path_factory.mktemp("guarded")
     settings_dir = write_test_settings(folder / "settings", brave_server.url_for("").rstrip("/"))
     declared_proxy_and_narrow_loopback(settings_dir)
-    env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": valkey.url}
+    env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": valkey.url, "LLMWEB_PROXY_TOKEN": PROXY_TOKEN}
     proc = stack.start_searxng(settings_dir, workdir=folder / "run", env=env)
     yield proc
     proc.stop()
@@ -135,6 +136,21 @@ def test_the_declared_proxy_vouches_for_a_household_client(guarded: stack.Proces
 def test_the_declared_proxy_passes_on_a_strangers_address(guarded: stack.Process, brave: HTTPServer) -> None:
     brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
     statuses = statuses_from(PROXY, guarded, {**BROWSER_LIKE, "X-Forwarded-For": "203.0.113.10"})
+    assert 429 in statuses, statuses
+
+
+def test_a_proxy_presenting_the_token_vouches_for_a_client_from_any_address(
+    guarded: stack.Process, brave: HTTPServer
+) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
+    vouched = {**PLAIN_HEADERS, "X-Forwarded-For": "192.168.1.11", "X-Llmweb-Proxy-Token": PROXY_TOKEN}
+    assert statuses_from("127.0.0.7", guarded, vouched) == [200] * 8
+
+
+def test_a_wrong_token_vouches_for_nobody(guarded: stack.Process, brave: HTTPServer) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
+    forged = {**BROWSER_LIKE, "X-Forwarded-For": "192.168.1.12", "X-Llmweb-Proxy-Token": PROXY_TOKEN + "x"}
+    statuses = statuses_from("127.0.0.8", guarded, forged)
     assert 429 in statuses, statuses
 
 
