@@ -93,6 +93,22 @@ spellcheck: bool = False
 """With spellcheck on, Brave silently searches its own correction; model clients search
 exact identifiers and error messages, so it is off unless turned on here."""
 
+monthly_budget: int = 900
+"""Brave requests allowed per month, counted in valkey for every worker and replica (Brave's
+own monthly window once its headers report one); 0: no cap. 900 keeps a household inside
+Brave's free monthly credit (about 1,000 searches) with room for other uses of the key."""
+
+daily_budget: int = 300
+"""Brave requests allowed per UTC day; 0: no cap. A model stuck in a loop then spends at
+most a third of the month's budget before the day ends."""
+
+cache_seconds: int = 21600
+"""How long the same Brave request is answered from the cache (at most an hour when it asks
+for the past day's results); 0 switches the cache off."""
+
+cache_entries: int = 2000
+"""The most answers the cache keeps (about 10 KB each in valkey)."""
+
 # Brave's documented codes (api-dashboard.search.brave.com, web-search/codes). Word lists
 # read like Brave's tables and stay short, hence the noqa.
 SEARCH_LANGS = frozenset(
@@ -410,6 +426,20 @@ def setup(engine_settings: dict[str, t.Any]) -> bool:
     logger.info(
         "engine %r: Brave Search API key set; default locale %s/%s/%s", name, search_lang, country, ui_lang
     )
+    return True
+
+
+def init(engine_settings: dict[str, t.Any]) -> bool:
+    """Put the budget and the answer cache between this engine and Brave (plugins/spend.py)."""
+    # Imported here, at run time: llmweb's package is mounted beside the engine, which also
+    # loads alone (in its own tests).
+    from searx.plugins.llmweb import spend
+
+    name = str(engine_settings.get("name"))
+    settings = spend.SpendSettings(
+        int(monthly_budget), int(daily_budget), int(cache_seconds), int(cache_entries)
+    )
+    spend.install(name, str(engine_settings.get("network") or name), base_url, settings)
     return True
 
 

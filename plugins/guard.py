@@ -162,16 +162,19 @@ class SXNGPlugin(Plugin):
 
     def _keep_limiter_on(self) -> None:
         url = get_setting("valkey.url", None)
-        wanted = get_setting("server.limiter", False) or get_setting("server.public_instance", False)
-        if not url or not wanted or valkeydb.client() is not None:
+        if not url or valkeydb.client() is not None:
             return
-        # SearXNG gave up on valkey at start and would leave the limiter off for good; a
-        # client that connects on first use keeps it on (valkeydb has no public setter).
+        # SearXNG gave up on valkey at start and would leave the limiter (and llmweb's Brave
+        # budget and cache) without it for good; a client that connects on first use keeps
+        # them working as soon as valkey answers (valkeydb has no public setter).
         valkeydb._CLIENT = valkey.Valkey.from_url(url)
-        self.log.warning(
-            "valkey does not answer yet; the limiter stays on and refuses clients outside the pass list "
-            "until it does (the household is not affected)"
-        )
+        if get_setting("server.limiter", False) or get_setting("server.public_instance", False):
+            self.log.warning(
+                "valkey does not answer yet; the limiter stays on and refuses clients outside the pass list "
+                "until it does (the household is not affected)"
+            )
+        else:
+            self.log.warning("valkey does not answer yet; it is used as soon as it does")
 
     def _valkey_unreachable(self, error: Exception) -> flask.Response:
         now = time.monotonic()

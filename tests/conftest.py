@@ -2,7 +2,8 @@
 
 The shipped settings/ are copied and changed only where a loopback test must: the
 engine's base_url points at the fake Brave (with enable_http), the keyless engines
-are made inactive (they would reach the internet), and the key is a sentinel.
+are made inactive (they would reach the internet), the key is a sentinel, and Brave's
+budgets and answer cache are off unless a test turns them on (one valkey serves all tests).
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ def write_test_settings(
     entry = engine_entry(settings)
     entry["base_url"] = brave_url + BRAVE_PATH
     entry["enable_http"] = True
+    # One valkey serves the whole session: shipped budgets would run out across tests and
+    # the cache would answer one test with another's Brave reply. tests/test_spend.py
+    # switches them on (SPENDING_AS_SHIPPED).
+    entry.update(monthly_budget=0, daily_budget=0, cache_seconds=0)
     for engine in settings["engines"]:
         if engine["name"] in OUTSIDE_ENGINES:
             engine["inactive"] = True
@@ -113,6 +118,13 @@ def brave(brave_server: HTTPServer) -> Iterator[HTTPServer]:
 @pytest.fixture(scope="session")
 def engines_installed() -> None:
     stack.install_searx_extensions()
+
+
+def spending_as_shipped(settings: dict[str, Any]) -> None:
+    """Brave's budgets and cache as settings/settings.yml ships them (write_test_settings turns them off)."""
+    shipped = engine_entry(shipped_settings())
+    keys = ("monthly_budget", "daily_budget", "cache_seconds", "cache_entries")
+    engine_entry(settings).update({key: shipped[key] for key in keys})
 
 
 def start_test_searxng(

@@ -1,0 +1,479 @@
+# SPDX-License-Identifier: AGPL-3.0-or-later
+"""Every Brave request counts: a budget the engine keeps, an answer cache, the month's use in sight.
+
+Brave bills each successful request. The Brave engine (engines/llmwebbrave.py) calls :func:`install`
+at its start, which puts :class:`SpendingNetwork` in the place of the engine's own SearXNG
+network, between the engine and Brave:
+
+- **the cache**: the same Brave request (its URL holds the query and every parameter that
+  changes the answer; the key travels in a header and is never part of it) is answered from
+  valkey while fresh: ``cache_seconds``, at most an hour when the query asks for the past
+  day. Only successful answers are kept, at most ``cache_entries`` of them. Keys are
+  HMACs of the request under the instance's secret, and each answer is sealed with a key
+  derived from the request and the secret, so valkey's memory and its snapshots hold
+  neither the household's queries nor the answers in readable form.
+- **the budget**: before a request goes out, one atomic valkey script reserves it against
+  ``monthly_budget`` and ``daily_budget`` (0: no cap), so any number of workers and replicas
+  make exactly as many requests as the budget allows. An answer other than 2xx gives its
+  reservation back; one that never came (a timeout) keeps it, since Brave may have billed
+  it. Brave's ``X-RateLimit-*`` headers are the truth about the month: its reset becomes the
+  month's end, and a count higher than ours (another program using the same key) becomes
+  ours. A spent budget asks Brave nothing until its window resets, and searches name it in
+  ``unresponsive_engines``.
+- **in sight**: the log says once when use crosses 50, 80 and 100 % of a budget or of
+  Brave's quota, and ``/llmweb/usage`` (this module's plugin) answers the month's figures
+  as JSON, which ``llmweb doctor`` prints.
+
+When valkey does not answer, searches go on uncached and uncounted, and the log says so once
+per outage.
+
+.. code:: yaml
+
+  plugins:
+    searx.plugins.llmweb.spend.SXNGPlugin:
+      active: true
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import json
+import logging
+import math
+import os
+import time
+import typing as t
+import zlib
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
+
+import flask
+import httpx
+import valkey
+from searx import get_setting, valkeydb, webutils
+from searx.network.network import NETWORKS
+from searx.plugins import Plugin, PluginCfg, PluginInfo
+
+if t.TYPE_CHECKING:
+    from collections.abc import Mapping
+
+log = logging.getLogger("searx.plugins.llmweb.spend")
+
+PREFIX = "llmweb:brave:"
+MONTH, DAY, QUOTA = PREFIX + "month", PREFIX + "day", PREFIX + "quota"
+HITS, MISSES, INDEX, ANSWER = (
+    PREFIX + "cache:hits",
+    PREFIX + "cache:misses",
+    PREFIX + "cache:index",
+    PREFIX + "answer:",
+)
+LOGGED = PREFIX + "logged:"
+THRESHOLDS = (100, 80, 50)  # percent of a budget or quota the log announces once per window
+FRESH_DAY_SECONDS = 3600  # freshness=pd asks for today's web: never serve an answer older than this
+MAX_ANSWER_BYTES = 512_000  # a bigger (compressed) answer is not worth keeping
+DOWN_LOG_SECONDS = 60.0
+USAGE_PATH = "/llmweb/usage"
+
+# KEYS: month, day. ARGV: monthly, daily budget (0: none), ms to the month's and the day's end.
+# Returns {status, month, day, ms to the month's end}: status 1 reserved, -1 month spent,
+# -2 day spent.
+_RESERVE = """
+local month = tonumber(redis.call('GET', KEYS[1]) or '0')
+local day = tonumber(redis.call('GET', KEYS[2]) or '0')
+local monthly, daily = tonumber(ARGV[1]), tonumber(ARGV[2])
+if monthly > 0 and month >= monthly then return {-1, month, day, redis.call('PTTL', KEYS[1])} end
+if daily > 0 and day >= daily then return {-2, month, day, redis.call('PTTL', KEYS[1])} end
+month = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+day = redis.call('INCR', KEYS[2])
+if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+return {1, month, day, redis.call('PTTL', KEYS[1])}
+"""
+# KEYS: month, day. Gives one reservation back.
+_RELEASE = """
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
+end
+return 1
+"""
+# KEYS: month, quota. ARGV: Brave's used count, ms to Brave's reset, limit, remaining, reset epoch.
+_SYNC = """
+local ours = tonumber(redis.call('GET', KEYS[1]) or '0')
+local brave = tonumber(ARGV[1])
+if brave > ours then redis.call('SET', KEYS[1], brave) ours = brave end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('HSET', KEYS[2], 'limit', ARGV[3], 'remaining', ARGV[4], 'resets', ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return ours
+"""
+# KEYS: answer, index. ARGV: sealed answer, seconds fresh, now, most entries.
+_STORE = """
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('ZADD', KEYS[2], tonumber(ARGV[3]) + tonumber(ARGV[2]), KEYS[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if extra > 0 then
+  for _, key in ipairs(redis.call('ZPOPMIN', KEYS[2], extra)) do redis.call('DEL', key) end
+end
+return 1
+"""
+
+
+@dataclass(frozen=True)
+class SpendSettings:
+    """The engine entry's settings; 0 switches a budget or the cache off."""
+
+    monthly_budget: int
+    daily_budget: int
+    cache_seconds: int
+    cache_entries: int
+
+
+class BudgetSpent(Exception):
+    """A budget allows no more Brave requests in its window; the message says which and when."""
+
+
+# SearXNG shows an engine's failure as a text looked up by the exception's class name.
+BUDGET_SPENT_KEY = f"{BudgetSpent.__module__}.{BudgetSpent.__qualname__}"
+
+
+def month_end(now: datetime.datetime) -> datetime.datetime:
+    """The first instant of the next calendar month (UTC), a month's end until Brave says otherwise."""
+    first = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    return (first + datetime.timedelta(days=32)).replace(day=1)
+
+
+def day_end(now: datetime.datetime) -> datetime.datetime:
+    return now.replace(hour=0, minute=0, second=0, microsecond=0) + datetime.timedelta(days=1)
+
+
+def answer_lifetime(url: str, cache_seconds: int) -> int:
+    """How long Brave's answer to ``url`` stays fresh: the setting, at most an hour for the past day."""
+    freshness = parse_qs(urlsplit(url).query).get("freshness", [""])[0]
+    return min(cache_seconds, FRESH_DAY_SECONDS) if freshness == "pd" else cache_seconds
+
+
+def brave_month(headers: Mapping[str, str]) -> tuple[int, int, int] | None:
+    """(limit, remaining, seconds to reset) of Brave's monthly window from its X-RateLimit-* headers."""
+    values = []
+    for name in ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"):
+        parts = str(headers.get(name, "")).split(",")
+        if len(parts) < 2 or not parts[1].strip().isdigit():
+            return None
+        values.append(int(parts[1].strip()))
+    limit, remaining, reset = values
+    return (limit, remaining, reset) if limit > 0 else None
+
+
+def _ms(seconds: float) -> int:
+    return max(1000, math.ceil(seconds * 1000))
+
+
+def _day(epoch: float) -> str:
+    return datetime.datetime.fromtimestamp(epoch, datetime.UTC).date().isoformat()
+
+
+class Spending:
+    """The budget and the cache of one Brave engine, kept in SearXNG's valkey."""
+
+    def __init__(self, settings: SpendSettings, secret: str) -> None:
+        self.settings = settings
+        self._secret = secret.encode()
+        self._down_logged = 0.0
+        self._scripts: dict[str, t.Any] = {}
+
+    # --- valkey ---------------------------------------------------------------------
+
+    def _db(self) -> t.Any:
+        # valkey-py types every answer as "maybe awaitable" (its sync and async clients share
+        # stubs); SearXNG's client is the synchronous one.
+        return valkeydb.client()
+
+    def _script(self, db: t.Any, source: str) -> t.Any:
+        if source not in self._scripts:
+            self._scripts[source] = db.register_script(source)
+        return self._scripts[source]
+
+    def _valkey_failed(self, error: Exception) -> None:
+        now = time.monotonic()
+        if now - self._down_logged > DOWN_LOG_SECONDS:
+            self._down_logged = now
+            log.error(
+                "valkey does not answer (%s): Brave answers are neither cached nor counted until it does",
+                error,
+            )
+
+    # --- the cache ------------------------------------------------------------------
+
+    def _key(self, url: str) -> str:
+        return ANSWER + hmac.new(self._secret, url.encode(), hashlib.sha256).hexdigest()
+
+    def _keystream(self, url: str, nonce: bytes, length: int) -> bytes:
+        # SHAKE-256 as a stream cipher keyed by the request and the secret (SearXNG's image
+        # ships no cipher library); a fresh nonce per answer, so no keystream repeats.
+        seed = hmac.new(self._secret, b"seal\0" + url.encode(), hashlib.sha256).digest()
+        return hashlib.shake_256(seed + nonce).digest(length)
+
+    def _seal(self, url: str, body: bytes) -> bytes:
+        plain, nonce = zlib.compress(body, 6), os.urandom(16)
+        stream = self._keystream(url, nonce, len(plain))
+        return nonce + (int.from_bytes(plain, "big") ^ int.from_bytes(stream, "big")).to_bytes(
+            len(plain), "big"
+        )
+
+    def _open(self, url: str, sealed: bytes) -> bytes | None:
+        nonce, cipher = sealed[:16], sealed[16:]
+        stream = self._keystream(url, nonce, len(cipher))
+        plain = (int.from_bytes(cipher, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(cipher), "big")
+        try:
+            return zlib.decompress(plain)
+        except zlib.error:
+            return None
+
+    def cached(self, url: str) -> bytes | None:
+        """Brave's answer to ``url`` while it is fresh, else None (counted as a hit or a miss)."""
+        if self.settings.cache_seconds <= 0:
+            return None
+        db = self._db()
+        if db is None:
+            return None
+        try:
+            sealed = db.get(self._key(url))
+            body = self._open(url, bytes(sealed)) if sealed else None
+            counter = HITS if body is not None else MISSES
+            db.incr(counter)
+            if db.pttl(counter) < 0:
+                db.pexpire(counter, _ms((month_end(_now()) - _now()).total_seconds()))
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+            return None
+        return body
+
+    def store(self, url: str, body: bytes) -> None:
+        seconds = answer_lifetime(url, self.settings.cache_seconds)
+        db = self._db()
+        if seconds <= 0 or db is None or self.settings.cache_entries <= 0:
+            return
+        sealed = self._seal(url, body)
+        if len(sealed) > MAX_ANSWER_BYTES:
+            return
+        try:
+            self._script(db, _STORE)(
+                keys=[self._key(url), INDEX],
+                args=[sealed, seconds, repr(time.time()), self.settings.cache_entries],
+            )
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+
+    # --- the budget -----------------------------------------------------------------
+
+    def reserve(self) -> None:
+        """Count one request against the budgets, or raise BudgetSpent saying which and until when."""
+        monthly, daily = self.settings.monthly_budget, self.settings.daily_budget
+        db = self._db()
+        if (monthly <= 0 and daily <= 0) or db is None:
+            return
+        now = _now()
+        try:
+            status, month, day, month_ms = self._script(db, _RESERVE)(
+                keys=[MONTH, DAY],
+                args=[
+                    monthly,
+                    daily,
+                    _ms((month_end(now) - now).total_seconds()),
+                    _ms((day_end(now) - now).total_seconds()),
+                ],
+            )
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+            return
+        month_resets = time.time() + max(int(month_ms), 0) / 1000
+        if status == -1:
+            raise _spent(f"{int(month):,} of {monthly:,} this month, resets {_day(month_resets)}")
+        if status == -2:
+            raise _spent(f"{int(day):,} of {daily:,} today, resets {_day(day_end(now).timestamp())}")
+        self._announce(db, "month", int(month), monthly, month_resets)
+        self._announce(db, "day", int(day), daily, day_end(now).timestamp())
+
+    def release(self) -> None:
+        """Give a reservation back: Brave answered without billing (a status other than 2xx)."""
+        db = self._db()
+        if db is None or (self.settings.monthly_budget <= 0 and self.settings.daily_budget <= 0):
+            return
+        try:
+            self._script(db, _RELEASE)(keys=[MONTH, DAY])
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+
+    def follow_brave(self, headers: Mapping[str, str]) -> None:
+        """Take Brave's monthly figures as the truth about the month."""
+        reported = brave_month(headers)
+        db = self._db()
+        if reported is None or db is None:
+            return
+        limit, remaining, reset = reported
+        resets = time.time() + reset
+        try:
+            self._script(db, _SYNC)(
+                keys=[MONTH, QUOTA],
+                args=[max(limit - remaining, 0), _ms(reset), limit, remaining, int(resets)],
+            )
+            self._announce(db, "Brave's quota", limit - remaining, limit, resets)
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+
+    def _announce(self, db: t.Any, window: str, used: int, budget: int, resets: float) -> None:
+        """Log once per window when use reaches 50, 80 or 100 % of ``budget``."""
+        if budget <= 0:
+            return
+        reached = next((p for p in THRESHOLDS if used * 100 >= p * budget), None)
+        if reached is None:
+            return
+        key = f"{LOGGED}{window}:{_day(resets)}:{reached}"
+        if db.set(key, 1, nx=True, px=_ms(resets - time.time())):
+            level = logging.WARNING if reached == 100 else logging.INFO
+            what = (
+                "of Brave's monthly quota" if window == "Brave's quota" else f"of the {window}'s Brave budget"
+            )
+            log.log(
+                level,
+                "Brave use: %s of %s %s (%d %%), resets %s",
+                f"{used:,}",
+                f"{budget:,}",
+                what,
+                reached,
+                _day(resets),
+            )
+
+    # --- in sight -------------------------------------------------------------------
+
+    def usage(self) -> dict[str, t.Any]:
+        """The month's figures, for /llmweb/usage and llmweb doctor."""
+        now = _now()
+        figures: dict[str, t.Any] = {
+            "budget": {"monthly": self.settings.monthly_budget, "daily": self.settings.daily_budget},
+            "cache_seconds": self.settings.cache_seconds,
+        }
+        db = self._db()
+        if db is None:
+            return {**figures, "valkey": "not configured"}
+        try:
+            month, day, hits, misses = (int(v or 0) for v in db.mget(MONTH, DAY, HITS, MISSES))
+            month_ms, entries, quota = db.pttl(MONTH), db.zcard(INDEX), db.hgetall(QUOTA)
+        except valkey.exceptions.ValkeyError as error:
+            return {**figures, "valkey": f"does not answer ({type(error).__name__})"}
+        month_resets = time.time() + month_ms / 1000 if month_ms > 0 else month_end(now).timestamp()
+        brave = {k.decode(): int(v) for k, v in quota.items()} if quota else None
+        if brave:
+            brave["resets"] = _day(brave["resets"])  # type: ignore[assignment]
+        return {
+            **figures,
+            "valkey": "ok",
+            "month": {"requests": month, "resets": _day(month_resets)},
+            "day": {"requests": day, "resets": _day(day_end(now).timestamp())},
+            "brave": brave,
+            "cache": {"hits": hits, "misses": misses, "entries": entries},
+        }
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+def _spent(detail: str) -> BudgetSpent:
+    text = f"Brave budget spent: {detail}"
+    webutils.exception_classname_to_text[BUDGET_SPENT_KEY] = text
+    return BudgetSpent(text)
+
+
+def cached_response(method: str, url: str, body: bytes) -> httpx.Response:
+    """A stored answer dressed as the response SearXNG's network returns."""
+    response = httpx.Response(
+        200,
+        headers={"content-type": "application/json", "x-llmweb-cache": "hit"},
+        content=body,
+        request=httpx.Request(method, url),
+    )
+    response.ok = True  # type: ignore[attr-defined]  # SearXNG's requests-style attribute
+    return response
+
+
+SPENDING: dict[str, Spending] = {}
+"""Per engine name, for the usage endpoint."""
+
+
+class SpendingNetwork:
+    """The engine's SearXNG network with the cache and the budget in front of its requests to Brave.
+
+    SearXNG looks an engine's network up by name for every search, so this stands in for the
+    engine's own one in that table; everything but ``request`` goes to the original."""
+
+    def __init__(self, network: t.Any, spending: Spending, base_url: str) -> None:
+        self._network = network
+        self._spending = spending
+        self._base_url = base_url
+
+    def __getattr__(self, name: str) -> t.Any:
+        return getattr(self._network, name)
+
+    async def request(self, method: str, url: str, **kwargs: t.Any) -> httpx.Response:
+        spending = self._spending
+        if method.upper() != "GET" or not url.startswith(self._base_url):
+            return t.cast(httpx.Response, await self._network.request(method, url, **kwargs))
+        body = spending.cached(url)
+        if body is not None:
+            return cached_response(method, url, body)
+        spending.reserve()
+        response: httpx.Response = await self._network.request(method, url, **kwargs)
+        if 200 <= response.status_code < 300:
+            spending.store(url, response.content)
+        else:
+            spending.release()
+        spending.follow_brave(response.headers)
+        return response
+
+
+def install(engine_name: str, network_name: str, base_url: str, settings: SpendSettings) -> Spending:
+    """Put the cache and the budget between the engine's network and Brave."""
+    spending = Spending(settings, str(get_setting("server.secret_key", "")))
+    SPENDING[engine_name] = spending
+    NETWORKS[network_name] = SpendingNetwork(NETWORKS[network_name], spending, base_url)
+    if valkeydb.client() is None:
+        log.warning("%s: no valkey, so Brave's budget is not kept and answers are not cached", engine_name)
+    else:
+        log.info(
+            "%s: Brave budget %s a month, %s a day; answers cached for %s s",
+            engine_name,
+            settings.monthly_budget or "no cap",
+            settings.daily_budget or "no cap",
+            settings.cache_seconds or "0 (off)",
+        )
+    return spending
+
+
+class SXNGPlugin(Plugin):
+    """Serves the month's Brave figures at /llmweb/usage."""
+
+    id = "llmweb_spend"
+
+    def __init__(self, plg_cfg: PluginCfg) -> None:
+        super().__init__(plg_cfg)
+        self.info = PluginInfo(
+            id=self.id,
+            name="llmweb spend",
+            description="The month's Brave requests, budget and cache, as JSON at /llmweb/usage.",
+            preference_section=None,
+        )
+
+    def init(self, app: flask.Flask) -> bool:
+        if log.getEffectiveLevel() > logging.INFO:
+            log.setLevel(logging.INFO)  # the budget lines are for the admin, whatever SearXNG's level
+        app.add_url_rule(USAGE_PATH, "llmweb_usage", _usage_view)
+        return True
+
+
+def _usage_view() -> flask.Response:
+    figures = {name: spending.usage() for name, spending in sorted(SPENDING.items())}
+    return flask.Response(json.dumps({"engines": figures}, indent=2), mimetype="application/json")

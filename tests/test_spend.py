@@ -1,0 +1,313 @@
+"""Every Brave request counts: the budget, the answer cache and the month's use, through real
+SearXNG with a real valkey of each test's own (budgets are counted per deployment)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import valkey
+from conftest import (
+    BRAVE_PATH,
+    ENGINE_NAME,
+    SENTINEL_KEY,
+    brave_answer,
+    brave_result,
+    engine_entry,
+    search_json,
+    spending_as_shipped,
+    write_test_settings,
+)
+from pytest_httpserver import HTTPServer
+
+from llmweb import SearchUnavailable, stack, web_search
+
+Change = Callable[[dict[str, Any]], None]
+
+
+class Deployment:
+    """SearXNG and the valkey it counts and caches in, both the test's own."""
+
+    def __init__(self, searxng: stack.Process, valkey_proc: stack.Process) -> None:
+        self.searxng = searxng
+        self.valkey_proc = valkey_proc
+        self.db = valkey.Valkey.from_url(valkey_proc.url)
+
+    def search(self, q: str, **params: Any) -> dict[str, Any]:
+        return search_json(self.searxng, q=q, **params)
+
+
+@pytest.fixture
+def deploy(tmp_path: Path, brave: HTTPServer, engines_installed: None) -> Iterator[Callable[..., Deployment]]:
+    started: list[Deployment] = []
+
+    def start(change: Change | None = None, valkey_url: str | None = None) -> Deployment:
+        folder = tmp_path / str(len(started))
+
+        def as_shipped_then(settings: dict[str, Any]) -> None:
+            spending_as_shipped(settings)
+            if change:
+                change(settings)
+
+        settings = write_test_settings(folder / "settings", brave.url_for("").rstrip("/"), as_shipped_then)
+        db = stack.start_valkey(folder / "valkey")
+        env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": valkey_url or db.url}
+        deployment = Deployment(stack.start_searxng(settings, workdir=folder / "run", env=env), db)
+        started.append(deployment)
+        return deployment
+
+    yield start
+    for deployment in started:
+        deployment.searxng.stop()
+        deployment.valkey_proc.stop()
+
+
+def budget(monthly: int = 0, daily: int = 0, cache_seconds: int = 0) -> Change:
+    def change(settings: dict[str, Any]) -> None:
+        engine_entry(settings).update(monthly_budget=monthly, daily_budget=daily, cache_seconds=cache_seconds)
+
+    return change
+
+
+def answers_with_one_result(brave: HTTPServer, headers: dict[str, str] | None = None) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(
+        brave_answer([brave_result("https://example.org/", description="Opis wyniku.")]), headers=headers
+    )
+
+
+def unresponsive(answer: dict[str, Any]) -> dict[str, str]:
+    return dict(answer["unresponsive_engines"])
+
+
+def next_month_first(today: datetime.date) -> str:
+    return (today.replace(day=1) + datetime.timedelta(days=32)).replace(day=1).isoformat()
+
+
+# --- the cache -----------------------------------------------------------------------
+
+
+def test_a_repeated_search_is_answered_without_a_second_brave_request(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()  # as shipped: cache on
+    answers_with_one_result(brave)
+    first = deployment.search("powtórzone pytanie")
+    second = deployment.search("powtórzone pytanie")
+    assert len(brave.log) == 1
+    assert second["results"] == first["results"] and second["results"]
+
+
+def test_what_changes_the_answer_is_part_of_the_request_the_cache_knows(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()
+    answers_with_one_result(brave)
+    deployment.search("to samo")
+    deployment.search("to samo", pageno=2)
+    deployment.search(":en to samo")
+    deployment.search("to samo", time_range="week")
+    deployment.search("to samo", safesearch=2)
+    assert len(brave.log) == 5
+
+
+def test_only_successful_answers_are_cached(deploy: Callable[..., Deployment], brave: HTTPServer) -> None:
+    deployment = deploy()
+    brave.expect_ordered_request(BRAVE_PATH).respond_with_data("upstream down", status=500)
+    answers_with_one_result(brave)
+    failed = deployment.search("po błędzie")
+    again = deployment.search("po błędzie")
+    assert ENGINE_NAME in unresponsive(failed)
+    assert [r["url"] for r in again["results"]] == ["https://example.org/"]
+    assert len(brave.log) == 2
+
+
+def test_an_answer_for_the_past_day_is_kept_an_hour_at_most(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()
+    answers_with_one_result(brave)
+    deployment.search("dzisiejsze", time_range="day")
+    deployment.search("dowolne")
+    lifetimes = sorted(deployment.db.ttl(key) for key in deployment.db.keys("llmweb:brave:answer:*"))
+    assert len(lifetimes) == 2
+    assert 3500 < lifetimes[0] <= 3600  # freshness=pd
+    assert 21500 < lifetimes[1] <= 21600  # cache_seconds as shipped
+
+
+def test_valkey_holds_neither_the_query_nor_the_answer_in_readable_form(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()
+    answers_with_one_result(brave)
+    deployment.search("tajne zapytanie domowe")
+    stored = b""
+    for key in deployment.db.keys("*"):
+        stored += key
+        kind = deployment.db.type(key)
+        if kind == b"string":
+            stored += deployment.db.get(key) or b""
+        elif kind == b"zset":
+            stored += b"".join(deployment.db.zrange(key, 0, -1))
+    assert b"llmweb:brave:answer:" in stored, "the answer must have been cached"
+    for secret in ("tajne zapytanie domowe", "tajne", "Opis wyniku", "example.org"):
+        assert secret.encode() not in stored, secret
+
+
+def test_cache_seconds_zero_switches_the_cache_off(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy(budget(monthly=100, cache_seconds=0))
+    answers_with_one_result(brave)
+    deployment.search("bez pamięci")
+    deployment.search("bez pamięci")
+    assert len(brave.log) == 2
+
+
+def test_the_cache_keeps_its_most_entries(deploy: Callable[..., Deployment], brave: HTTPServer) -> None:
+    def three_entries(settings: dict[str, Any]) -> None:
+        engine_entry(settings).update(cache_entries=3)
+
+    deployment = deploy(three_entries)
+    answers_with_one_result(brave)
+    for n in range(6):
+        deployment.search(f"wpis {n}")
+    assert len(deployment.db.keys("llmweb:brave:answer:*")) == 3
+    deployment.search("wpis 5")  # the newest is kept
+    assert len(brave.log) == 6
+
+
+# --- the budget ----------------------------------------------------------------------
+
+
+def test_thirty_two_clients_at_a_budget_of_n_make_exactly_n_brave_requests(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy(budget(monthly=7))
+    answers_with_one_result(brave)
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        answers = list(pool.map(lambda n: deployment.search(f"klient {n}"), range(32)))
+    assert len(brave.log) == 7
+    refused = [a for a in answers if ENGINE_NAME in unresponsive(a)]
+    assert len(refused) == 25
+    resets = next_month_first(datetime.datetime.now(datetime.UTC).date())
+    assert {unresponsive(a)[ENGINE_NAME] for a in refused} == {
+        f"Brave budget spent: 7 of 7 this month, resets {resets}"
+    }
+
+
+def test_a_spent_budget_makes_web_search_say_so(deploy: Callable[..., Deployment], brave: HTTPServer) -> None:
+    deployment = deploy(budget(monthly=1))
+    answers_with_one_result(brave)
+    web_search("pierwsze", searxng_url=deployment.searxng.url)
+    with pytest.raises(SearchUnavailable, match="Brave budget spent: 1 of 1 this month"):
+        web_search("drugie", searxng_url=deployment.searxng.url)
+    assert len(brave.log) == 1
+
+
+def test_answers_brave_does_not_bill_do_not_count(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy(budget(monthly=2))
+    brave.expect_ordered_request(BRAVE_PATH).respond_with_data("busy", status=503)
+    brave.expect_ordered_request(BRAVE_PATH).respond_with_data(
+        '{"errors": [{"code": "VALIDATION"}]}', status=422
+    )
+    answers_with_one_result(brave)
+    for n in range(5):
+        deployment.search(f"zapytanie {n}")
+    assert [response.status_code for _, response in brave.log] == [503, 422, 200, 200]
+
+
+def test_a_daily_budget_resets_at_midnight_utc(deploy: Callable[..., Deployment], brave: HTTPServer) -> None:
+    deployment = deploy(budget(daily=2))
+    answers_with_one_result(brave)
+    answers = [deployment.search(f"dzień {n}") for n in range(3)]
+    tomorrow = (datetime.datetime.now(datetime.UTC).date() + datetime.timedelta(days=1)).isoformat()
+    assert unresponsive(answers[2])[ENGINE_NAME] == f"Brave budget spent: 2 of 2 today, resets {tomorrow}"
+    assert len(brave.log) == 2
+
+
+def test_brave_s_monthly_figures_are_the_truth(deploy: Callable[..., Deployment], brave: HTTPServer) -> None:
+    # Brave says 995 of 1,000 are used (another program shares the key) and its month ends in
+    # three days: the budget of 900 is spent, until Brave's reset, not the calendar's.
+    deployment = deploy(budget(monthly=900))
+    reset_seconds = 3 * 86400 + 3600
+    answers_with_one_result(
+        brave,
+        headers={
+            "X-RateLimit-Limit": "50, 1000",
+            "X-RateLimit-Remaining": "49, 5",
+            "X-RateLimit-Reset": f"1, {reset_seconds}",
+        },
+    )
+    deployment.search("pierwsze")
+    refused = deployment.search("drugie")
+    resets = (datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=reset_seconds)).date()
+    assert unresponsive(refused)[ENGINE_NAME] == f"Brave budget spent: 995 of 900 this month, resets {resets}"
+    assert len(brave.log) == 1
+
+
+def test_the_log_says_once_when_use_crosses_50_80_and_100_percent(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy(budget(monthly=10))
+    answers_with_one_result(brave)
+    for n in range(14):
+        deployment.search(f"próg {n}")
+    lines = [line for line in deployment.searxng.log_text().splitlines() if "Brave use:" in line]
+    assert [re.search(r"\((\d+) %\)", line)[1] for line in lines] == ["50", "80", "100"]  # type: ignore[index]
+    assert "WARNING" in lines[-1] and "10 of 10 of the month's Brave budget" in lines[-1]
+
+
+# --- valkey away ---------------------------------------------------------------------
+
+
+def test_without_valkey_searches_still_work_uncached_with_one_log_line(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    def limiter_off(settings: dict[str, Any]) -> None:
+        settings["server"]["limiter"] = False
+
+    deployment = deploy(limiter_off, valkey_url=f"valkey://127.0.0.1:{stack.free_port()}/0")
+    answers_with_one_result(brave)
+    for _ in range(3):
+        assert [r["url"] for r in deployment.search("bez valkey")["results"]] == ["https://example.org/"]
+    assert len(brave.log) == 3
+    log = deployment.searxng.log_text()
+    assert log.count("Brave answers are neither cached nor counted") == 1
+
+
+# --- in sight ------------------------------------------------------------------------
+
+
+def test_usage_reports_the_months_requests_budget_brave_quota_and_cache(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()
+    answers_with_one_result(
+        brave,
+        headers={
+            "X-RateLimit-Limit": "1, 2000",
+            "X-RateLimit-Remaining": "0, 1990",
+            "X-RateLimit-Reset": "1, 86400",
+        },
+    )
+    deployment.search("raz")
+    deployment.search("raz")
+    deployment.search("dwa")
+    usage = httpx.get(deployment.searxng.url + "/llmweb/usage", timeout=10).json()["engines"][ENGINE_NAME]
+    assert usage["budget"] == {"monthly": 900, "daily": 300}
+    # Brave's count (2,000 − 1,990 = 10) replaced ours (1) after the first answer, then one more
+    # request went out; the fake Brave keeps saying 10, which no longer beats ours.
+    assert usage["month"]["requests"] == 11
+    assert usage["day"]["requests"] == 2
+    assert (usage["brave"]["limit"], usage["brave"]["remaining"]) == (2000, 1990)
+    assert usage["cache"] == {"hits": 1, "misses": 2, "entries": 2}
+    assert json.dumps(usage).count(SENTINEL_KEY) == 0
