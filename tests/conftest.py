@@ -37,6 +37,23 @@ SENTINEL_KEY = "sentinel-brave-key-NOT-REAL-7f3a9c"
 
 OUTSIDE_ENGINES = ("duckduckgo", "wikipedia")
 
+# Files a person may want to look at after a run (the browser test's screenshot); ignored by git.
+ARTIFACTS = REPO / "test-artifacts"
+_kept_artifacts: list[Path] = []
+
+
+def keep_artifact(path: Path) -> Path:
+    """Copy ``path`` into test-artifacts/; the end of the run prints where it went."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    kept = Path(shutil.copyfile(path, ARTIFACTS / path.name))
+    _kept_artifacts.append(kept)
+    return kept
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for kept in _kept_artifacts:
+        terminalreporter.write_line(f"artifact: {kept}")
+
 
 def load_engine_module(name: str = "llmwebbrave") -> Any:
     """Our engine module loaded from its file, as SearXNG loads it (it is not a package)."""
