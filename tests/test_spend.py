@@ -38,7 +38,8 @@ class Deployment:
     def __init__(self, searxng: stack.Process, valkey_proc: stack.Process) -> None:
         self.searxng = searxng
         self.valkey_proc = valkey_proc
-        self.db = valkey.Valkey.from_url(valkey_proc.url)
+        # Any: valkey-py types every answer as "maybe awaitable" (shared sync/async stubs)
+        self.db: Any = valkey.Valkey.from_url(valkey_proc.url)
 
     def search(self, q: str, **params: Any) -> dict[str, Any]:
         return search_json(self.searxng, q=q, **params)
