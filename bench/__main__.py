@@ -22,6 +22,7 @@ PARTS = {
     "fetch": "bench.fetch",
     "tokens": "bench.tokens",
     "reliability": "bench.reliability",
+    "spend": "bench.spend",
 }
 BUDGET_SECONDS = 15 * 60
 

@@ -3,7 +3,9 @@
 One SearXNG carries our engine ("brave api", llmwebbrave) and upstream's ("braveapi"),
 so either is picked per search with ``engines=``. As in the tests, the copy of the
 shipped settings changes only what a loopback run must: the Brave URL (with
-enable_http) and the keyless engines switched off, as they would reach the internet.
+enable_http) and the keyless engines switched off, as they would reach the internet;
+and our engine's budgets and answer cache are off, so load parts measure the engine and
+SearXNG (``scripts/bench spend`` measures those, with ``spending_as_shipped``).
 The limiter stays on with a real valkey, and granian serves SearXNG as scripts/serve does.
 """
 
@@ -37,7 +39,9 @@ def write_settings(folder: Path, brave_url: str, change: SettingsChange | None =
     endpoint = brave_url + fake_brave.BRAVE_PATH
     for engine in settings["engines"]:
         if engine["name"] == OURS:
-            engine.update(base_url=endpoint, enable_http=True)
+            engine.update(
+                base_url=endpoint, enable_http=True, monthly_budget=0, daily_budget=0, cache_seconds=0
+            )
         else:
             engine["inactive"] = True
     ours = next(e for e in settings["engines"] if e["name"] == OURS)
@@ -61,6 +65,17 @@ def write_settings(folder: Path, brave_url: str, change: SettingsChange | None =
     return folder
 
 
+SPENDING_KEYS = ("monthly_budget", "daily_budget", "cache_seconds", "cache_entries")
+
+
+def spending_as_shipped(settings: dict[str, Any]) -> None:
+    """Our engine's budgets and cache as settings/settings.yml ships them."""
+    shipped = yaml.safe_load((stack.REPO / "settings" / "settings.yml").read_text())
+    source = next(e for e in shipped["engines"] if e["name"] == OURS)
+    target = next(e for e in settings["engines"] if e["name"] == OURS)
+    target.update({key: source[key] for key in SPENDING_KEYS})
+
+
 @dataclass
 class Deployment:
     searxng: stack.Process
@@ -81,12 +96,13 @@ def running(
     answers: list[dict[str, Any]],
     change: SettingsChange | None = None,
     env: dict[str, str] | None = None,
+    brave_delay: float = 0.0,
 ) -> Iterator[Deployment]:
     """Fake Brave, valkey and SearXNG (granian), stopped however the block ends."""
     stack.install_searx_extensions()
     processes: list[stack.Process] = []
     try:
-        brave = fake_brave.start(answers, workdir)
+        brave = fake_brave.start(answers, workdir, delay=brave_delay)
         processes.append(brave)
         valkey = stack.start_valkey(workdir / "valkey")
         processes.append(valkey)

@@ -1,12 +1,16 @@
-"""``llmweb doctor``: is the household's SearXNG up, its JSON API on, the Brave key accepted?
+"""``llmweb doctor``: is the household's SearXNG up, its JSON API on, the Brave key accepted,
+and how much of the month's Brave budget is used?
 
-Reads only SearXNG's public answers (/healthz, /config, one JSON search), never the key.
+Reads only SearXNG's answers over HTTP (/healthz, /config, one JSON search, and the month's
+Brave figures at /llmweb/usage, which llmweb's spend plugin serves), never the key and never
+valkey directly, so it works wherever SearXNG is reachable: the same host, or a LAN client.
 Each check says what it found and, when something is wrong, what to change.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
@@ -26,6 +30,10 @@ OFFLINE_FIX = (
     "(for docker compose: the container's network and DNS)"
 )
 KEY_MISSING = "key missing"  # in the engine's error text, engines/llmwebbrave.py ERROR_TEXTS
+USAGE_PATH = "/llmweb/usage"  # plugins/spend.py
+BUDGET_FIX = (
+    "wait for the reset, or raise monthly_budget / daily_budget of the engine in settings/settings.yml"
+)
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,12 @@ def doctor_checks(base: str, client: httpx.Client) -> list[Check]:
         return [*checks, Check(False, f"a JSON search: SearXNG {finding}", fix or "read SearXNG's log")]
     checks.append(Check(True, "the JSON API is enabled"))
     failed = dict(answer.get("unresponsive_engines") or [])
-    return checks + _engine_checks(engines, failed) + _brave_checks(engines, failed)
+    return (
+        checks
+        + _engine_checks(engines, failed)
+        + _brave_checks(engines, failed)
+        + _usage_checks(client, base)
+    )
 
 
 def _loaded_engines(client: httpx.Client, base: str) -> dict[str, bool]:
@@ -154,3 +167,65 @@ def _brave_checks(engines: dict[str, bool], failed: dict[str, str]) -> list[Chec
         else:
             checks.append(Check(True, f"Brave key accepted (engine {name} answered a probe search)"))
     return checks
+
+
+def _usage_checks(client: httpx.Client, base: str) -> list[Check]:
+    """The month's Brave figures per engine, from /llmweb/usage; none when SearXNG has no such page."""
+    try:
+        answer = client.get(base + USAGE_PATH)
+        engines = answer.json().get("engines", {}) if answer.status_code == 200 else {}
+    except (httpx.HTTPError, ValueError, AttributeError):
+        engines = {}
+    checks: list[Check] = []
+    for name, usage in sorted(engines.items()):
+        checks += usage_checks(name, usage)
+    return checks
+
+
+def usage_checks(name: str, usage: dict[str, Any]) -> list[Check]:
+    """One engine's month: requests against its budgets, Brave's own count, the cache."""
+    if usage.get("valkey") != "ok":
+        return [
+            Check(
+                False,
+                f"Brave use ({name}): not counted, valkey {usage.get('valkey')}",
+                "start valkey (docker compose up -d valkey, or restart scripts/serve)",
+            )
+        ]
+    budget, month, day = usage["budget"], usage["month"], usage["day"]
+    checks = [
+        _window_check(name, "this month", month["requests"], budget["monthly"], month["resets"]),
+        _window_check(name, "today", day["requests"], budget["daily"], day["resets"]),
+    ]
+    brave = usage.get("brave")
+    if brave:
+        remaining, limit = brave["remaining"], brave["limit"]
+        checks.append(
+            Check(
+                remaining > 0,
+                f"Brave's own count ({name}): {remaining:,} of {limit:,} requests remain, resets {brave['resets']}",
+                ""
+                if remaining > 0
+                else "Brave answers nothing more until its reset; a plan with more requests lifts it",
+            )
+        )
+    cache = usage["cache"]
+    asked = cache["hits"] + cache["misses"]
+    if usage.get("cache_seconds", 0) <= 0:
+        checks.append(Check(True, f"answer cache ({name}): off (cache_seconds: 0)"))
+    else:
+        rate = f"{cache['hits'] / asked:.0%} of {asked:,} searches" if asked else "no searches yet"
+        checks.append(
+            Check(
+                True, f"answer cache ({name}): {rate} answered from it this month, {cache['entries']:,} kept"
+            )
+        )
+    return checks
+
+
+def _window_check(name: str, window: str, used: int, budget: int, resets: str) -> Check:
+    if budget <= 0:
+        return Check(True, f"Brave use ({name}): {used:,} requests {window}, no budget set")
+    left = max(budget - used, 0)
+    finding = f"Brave use ({name}): {used:,} of {budget:,} requests {window}, {left:,} left, resets {resets}"
+    return Check(left > 0, finding, "" if left > 0 else BUDGET_FIX)

@@ -41,6 +41,7 @@ REASON_ADVICE = {
     "access denied": "the search provider rejected the API key; the admin should check BRAVE_API_KEY",
     "timeout": "the search provider did not answer in time; try again",
     "CAPTCHA": "the search provider asked for a CAPTCHA; try again later",
+    "budget spent": "the household's Brave budget is spent until the date named; the admin can raise it",
 }
 # Reasons that mean SearXNG could not reach the engine at all (no network, DNS, a proxy).
 CONNECTION_REASONS = ("connection error", "network error", "timeout", "proxy error", "SSL error")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import subprocess
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -30,6 +31,7 @@ from pytest_httpserver import HTTPServer
 from llmweb import SearchUnavailable, stack, web_search
 
 Change = Callable[[dict[str, Any]], None]
+REPO = Path(__file__).resolve().parent.parent
 
 
 class Deployment:
@@ -312,3 +314,33 @@ def test_usage_reports_the_months_requests_budget_brave_quota_and_cache(
     assert (usage["brave"]["limit"], usage["brave"]["remaining"]) == (2000, 1990)
     assert usage["cache"] == {"hits": 1, "misses": 2, "entries": 2}
     assert json.dumps(usage).count(SENTINEL_KEY) == 0
+
+
+def test_doctor_shows_the_months_use_and_a_spent_budget(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy(budget(monthly=3, daily=2, cache_seconds=600))
+    answers_with_one_result(
+        brave,
+        headers={
+            "X-RateLimit-Limit": "1, 2000",
+            "X-RateLimit-Remaining": "0, 1999",
+            "X-RateLimit-Reset": "1, 86400",
+        },
+    )
+    deployment.search("raz")
+    deployment.search("raz")
+    done = subprocess.run(
+        [str(REPO / ".venv" / "bin" / "llmweb"), "doctor", "--searxng-url", deployment.searxng.url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    print(done.stdout)
+    tomorrow = (datetime.datetime.now(datetime.UTC).date() + datetime.timedelta(days=1)).isoformat()
+    # doctor's own probe search was the second request of the day: the daily budget is spent
+    assert f"problem  Brave use (brave api): 2 of 2 requests today, 0 left, resets {tomorrow}" in done.stdout
+    assert "fix: wait for the reset, or raise monthly_budget / daily_budget" in done.stdout
+    assert "Brave's own count (brave api): 1,999 of 2,000 requests remain" in done.stdout
+    assert "answer cache (brave api): 33% of 3 searches answered from it this month, 2 kept" in done.stdout
+    assert SENTINEL_KEY not in done.stdout
