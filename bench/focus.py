@@ -249,7 +249,7 @@ def run(workdir: Path) -> PartResult:
         + ", ".join(f"{sum(p.kind == k for p in pages)} {k}" for k in kinds)
         + f") and {len(usable)} questions ({len(questions) - len(usable)} more whose answer key this run's "
         "extraction no longer holds once are left out). "
-        + " ".join((focus_corpus.__doc__ or "").split("\n\n")[1:]).replace("\n", " "),
+        + " ".join(" ".join((focus_corpus.__doc__ or "").split("\n\n")[1:]).split()).replace("``", "`"),
         "",
         f"**Measured.** Each question is asked of its page's text as web_fetch extracts it, with max_chars "
         f"{MAX_CHARS:,}. *Recall*: the share of questions whose answer key lies whole in one returned text. "

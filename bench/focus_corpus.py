@@ -1,6 +1,6 @@
 """Questions about long documentation pages whose wording does not come from the page.
 
-Two documentation generators, from Debian's packages (unpacked by :mod:`bench.docs_corpus`):
+Two documentation generators, from Debian's packages (unpacked by bench/docs_corpus.py):
 
 - **Python (Sphinx)**, python3.11-doc's ``library/`` pages. The question is the docstring
   of a function, class or method *from the Python 3.11 standard library's own code* (its
@@ -14,10 +14,10 @@ Two documentation generators, from Debian's packages (unpacked by :mod:`bench.do
   its docblock).
 
 Every question is checked against the page it asks about: one sharing a run of
-:data:`COPIED_RUN` words with the page's text is dropped as copied. A section's *answer
-key* is the start of its first paragraph (up to :data:`KEY_WORDS` words), and must occur
+8 words (COPIED_RUN) with the page's text is dropped as copied. A section's *answer
+key* is the start of its first paragraph (up to 30 words), and must occur
 exactly once in the page's extracted text; a question is answered when its key lies whole
-in the returned text. Only pages with at least :data:`MIN_PAGE_CHARS` characters of
+in the returned text. Only pages with at least 20,000 characters of
 extracted text are used.
 """
 
