@@ -19,6 +19,7 @@ PARTS = {
     "searxng": "bench.searxng",
     "extraction": "bench.extraction",
     "docs": "bench.docs",
+    "focus": "bench.focus",
     "fetch": "bench.fetch",
     "tokens": "bench.tokens",
     "reliability": "bench.reliability",

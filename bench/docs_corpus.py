@@ -85,11 +85,11 @@ def download(package: str) -> Path:
 def unpack(doc_set: DocSet) -> Path:
     """The doc set's folder, unpacked once from its .deb (only that folder, like dpkg -x would lay it)."""
     target = CACHE / "unpacked" / doc_set.package
-    done = target / ".complete"
+    done = target / (".complete-" + doc_set.folder.replace("/", "_"))  # parts may unpack other folders
     if not done.exists():
         deb = download(doc_set.package)
-        shutil.rmtree(target, ignore_errors=True)
-        target.mkdir(parents=True)
+        shutil.rmtree(target / doc_set.folder, ignore_errors=True)
+        target.mkdir(parents=True, exist_ok=True)
         prefix = "./" + doc_set.folder + "/"
         with subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE) as proc:
             assert proc.stdout is not None

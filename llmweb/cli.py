@@ -2,7 +2,7 @@
 
     llmweb search QUERY... [--lang L] [--page N] [--time-range R] [--max-results N]
                            [--safe-search S] [--json] [--searxng-url URL]
-    llmweb fetch URL [--start N] [--max-chars N] [--json]
+    llmweb fetch URL [--start N] [--max-chars N] [--query QUESTION] [--json]
     llmweb mcp [--http PORT] [--host H] [--searxng-url URL]
     llmweb doctor [--searxng-url URL]
 
@@ -12,7 +12,8 @@ With --json they print the Python API's answer, model_dump(mode="json"):
 - search (SearchResponse): query, language, page, results (each: title, url, content,
   published, engines), more_on_page, failed_engines, suggestions, corrections;
 - fetch (FetchResult): url, requested_url, rewritten, title, published, content_type,
-  text, start, total_chars, next_start, compressed, notes;
+  text, start, total_chars, next_start, compressed, notes, query, passages (each:
+  start, end, headings, text, rank);
 - a failure: {"error": {"type": "SearchUnavailable", "message": "..."}}.
 
 Exit codes: 0 success; 1 the search worked and found nothing; 2 the search or fetch
@@ -74,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("url")
     fetch.add_argument("--start", type=int, default=0, help="where to start in the page's text")
     fetch.add_argument("--max-chars", type=int, default=FetchRequest.model_fields["max_chars"].default)
+    fetch.add_argument(
+        "--query", help="a question: print only the passages of the page that answer it, with their places"
+    )
     fetch.add_argument("--json", action="store_true", help="print the FetchResult as JSON")
 
     mcp = commands.add_parser(
@@ -141,9 +145,9 @@ def run_search(args: argparse.Namespace) -> int:
 
 def run_fetch(args: argparse.Namespace) -> int:
     request = validate_arguments(
-        FetchRequest, {"url": args.url, "start": args.start, "max_chars": args.max_chars}
+        FetchRequest, {"url": args.url, "start": args.start, "max_chars": args.max_chars, "query": args.query}
     )
-    result = web_fetch(request.url, start=request.start, max_chars=request.max_chars)
+    result = web_fetch(request.url, start=request.start, max_chars=request.max_chars, query=request.query)
     if args.json:
         _print_json(result.model_dump(mode="json"))
     else:

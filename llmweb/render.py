@@ -125,6 +125,8 @@ def render_fetch(result: FetchResult, *, max_chars: int | None = None, nonce: st
     in the call that reads on. ``nonce`` is random per call unless a test fixes it.
     """
     nonce = nonce or secrets.token_hex(8)
+    if result.passages:
+        return _render_passages(result, max_chars=max_chars, nonce=nonce)
     end = result.start + len(result.text)
     lines = [
         f"Page {result.url} ({result.content_type}; characters {result.start}–{end} of {result.total_chars})"
@@ -150,6 +152,44 @@ def render_fetch(result: FetchResult, *, max_chars: int | None = None, nonce: st
         )
     elif result.start > 0:
         lines.append(f"End of the text ({result.total_chars} characters).")
+    return "\n".join(lines)
+
+
+def _render_passages(result: FetchResult, *, max_chars: int | None, nonce: str) -> str:
+    """The passages that answer a question, each headed by its place, and the calls that read around them."""
+    covered = sum(p.end - p.start for p in result.passages)
+    count = len(result.passages)
+    share = f"{covered / result.total_chars:.0%}" if result.total_chars else "0%"
+    lines = [
+        f"Page {result.url} ({result.content_type}; {result.total_chars} characters)",
+        f"Question: {_quote(result.query or '')}",
+        f"The {count} passage{'s' if count != 1 else ''} below answer{'s' if count == 1 else ''} it best: "
+        f"{covered} of the page's {result.total_chars} characters ({share}), in page order, each headed by "
+        "the headings above it and where it lies in the page's text.",
+    ]
+    if result.rewritten:
+        lines.append(f"Asked for {result.requested_url}; read the address above instead.")
+    if result.published:
+        lines.append(f"Published: {result.published}")
+    lines += [f"Note: {_one_line(note)}" for note in result.notes]
+    lines += [UNTRUSTED_NOTE, f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>"]
+    if result.title:
+        lines += [f"Title: {_one_line(neutralise_markers(result.title))}", ""]
+    for passage in result.passages:
+        place = " › ".join(_one_line(h) for h in passage.headings)
+        label = f"--- characters {passage.start}–{passage.end}{' (best match)' if passage.rank == 1 else ''}"
+        lines += [neutralise_markers(f"{label}{' · ' + place if place else ''} ---"), ""]
+        lines += [neutralise_markers(passage.text).strip("\n"), ""]
+    lines[-1] = f"<<<END UNTRUSTED PAGE TEXT {nonce}>>>"
+    best = min(result.passages, key=lambda p: p.rank)
+    around: dict[str, Any] = {"url": result.requested_url, "start": best.start}
+    whole: dict[str, Any] = {"url": result.requested_url}
+    if max_chars is not None:
+        around["max_chars"] = whole["max_chars"] = max_chars
+    lines.append(
+        f"To read on from the best passage, call {FETCH_TOOL} with {json.dumps(around, ensure_ascii=False)}; "
+        f"to read the whole page from the top, call {FETCH_TOOL} with {json.dumps(whole, ensure_ascii=False)}."
+    )
     return "\n".join(lines)
 
 

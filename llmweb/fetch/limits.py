@@ -30,3 +30,6 @@ COMPRESS_MIN_CHARS = 5000
 """A compressor is only asked when the page's text is at least this long."""
 
 USER_AGENT = "llmweb/0.1 (+self-hosted fetch for a local model)"
+
+MAX_QUERY_CHARS = 500
+"""A question about a page: a sentence or two, with the names it is about."""

@@ -3,7 +3,8 @@
 The steps, each in its own module: check and rewrite the URL (:mod:`.rewrite`), fetch
 within the safety limits (:mod:`.transport`, the only network code), turn the body into
 text (:mod:`.content`, :mod:`.extract`), optionally compress it (:mod:`llmweb.compress`),
-and cut the window (:mod:`.window`).
+and cut the window (:mod:`.window`), or, given a question, choose the passages that answer
+it (:mod:`.focus`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from llmweb import config
 from llmweb.arguments import validate_arguments
@@ -21,8 +22,9 @@ from llmweb.fetch import limits, transport
 from llmweb.fetch.addresses import parse_allow_list
 from llmweb.fetch.content import decode_text, parse_content_type, read_body, sniff_media_type, text_kind
 from llmweb.fetch.extract import challenge_message, find_bot_challenge
+from llmweb.fetch.focus import Passage, focus_text
 from llmweb.fetch.rewrite import check_fetch_url, rewrite_for_text
-from llmweb.fetch.window import cut_window
+from llmweb.fetch.window import check_window, cut_window
 
 
 class FetchRequest(BaseModel):
@@ -42,6 +44,20 @@ class FetchRequest(BaseModel):
         ge=0,
         description="Where to start in the page's text: 0 for the beginning, or the start that the previous answer names to read on.",
     )
+    query: str | None = Field(
+        default=None,
+        max_length=limits.MAX_QUERY_CHARS,
+        description=(
+            "A question about the page. Given one, the answer is the passages of the page that answer it "
+            "best, each with its place, instead of the text from start: use it on long pages. Ask in the "
+            "page's language (English for most documentation) and name the functions, options or terms you expect."
+        ),
+    )
+
+    @field_validator("query")
+    @classmethod
+    def _blank_is_no_question(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
 
 
 class FetchResult(BaseModel):
@@ -71,6 +87,14 @@ class FetchResult(BaseModel):
     notes: tuple[str, ...] = Field(
         default=(), description="What else the reader should know (rewrites, cut PDFs, …)."
     )
+    query: str | None = Field(default=None, description="The question asked about the page, if any.")
+    passages: tuple[Passage, ...] = Field(
+        default=(),
+        description=(
+            "With a question: the passages that answer it best, in page order, each with its start "
+            "(pass it as start to read on from there) and heading path; text holds them joined."
+        ),
+    )
 
 
 def web_fetch(
@@ -78,6 +102,7 @@ def web_fetch(
     *,
     max_chars: int = limits.MAX_CHARS,
     start: int = 0,
+    query: str | None = None,
     compressor: Compressor | None = None,
     instruction: str | None = None,
     allow: str | Iterable[str] | None = None,
@@ -87,13 +112,19 @@ def web_fetch(
 ) -> FetchResult:
     """Fetch ``url`` and return ``max_chars`` of its text from ``start``.
 
+    Given a ``query``, return instead the passages of the text from ``start`` that answer
+    it best, in page order, ``max_chars`` at most (the whole text when it fits); the
+    compressor is not used then, so each passage's start is a place in the page's text.
+
     ``allow`` lists private hosts, addresses or CIDR networks the fetcher may reach
     (comma-separated or a list); None reads LLMWEB_FETCH_ALLOW. ``compressor`` is called
     as ``compressor(text, instruction)`` when the text has at least ``compress_min_chars``
     characters; windows then page through its output. Raises an
     :class:`~llmweb.errors.LlmwebError` child whose message says what to do next.
     """
-    request = validate_arguments(FetchRequest, {"url": url, "max_chars": max_chars, "start": start})
+    request = validate_arguments(
+        FetchRequest, {"url": url, "max_chars": max_chars, "start": start, "query": query}
+    )
     requested = check_fetch_url(request.url)
     if max_bytes < 1 or timeout <= 0:
         raise InvalidInput(f"max_bytes and timeout must be positive, not {max_bytes} and {timeout}.")
@@ -106,25 +137,54 @@ def web_fetch(
     page = read_body(fetched.body, fetched.headers.get("content-type"), fetched.url)
     text, notes = page.text, [*([rewrite.note] if rewrite else []), *page.notes]
     compressed = False
-    if compressor is not None and len(text) >= compress_min_chars:
+    if request.query is None and compressor is not None and len(text) >= compress_min_chars:
         original = len(text)
         text, compressed = _compress(compressor, text, instruction), True
         notes.append(f"A compressor condensed the page's {original:,} characters to {len(text):,}.")
-    window, next_start = cut_window(text, request.start, request.max_chars)
-    return FetchResult(
+    result = FetchResult(
         url=fetched.url,
         requested_url=requested,
         rewritten=rewrite is not None,
         title=page.title,
         published=page.published,
         content_type=page.content_type,
-        text=window,
+        text="",
         start=request.start,
         total_chars=len(text),
-        next_start=next_start,
+        next_start=None,
         compressed=compressed,
         notes=tuple(notes),
+        query=request.query,
     )
+    if request.query is not None:
+        return answer_question(result, text, request)
+    window, next_start = cut_window(text, request.start, request.max_chars)
+    return result.model_copy(update={"text": window, "next_start": next_start})
+
+
+def answer_question(result: FetchResult, text: str, request: FetchRequest) -> FetchResult:
+    """``result`` filled with the passages of ``text`` (from the request's start) that answer its query.
+
+    Text that fits in max_chars comes whole, as a window would; a question that shares no
+    word with the text gets the window from start, and a note saying so.
+    """
+    assert request.query is not None
+    check_window(request.start, request.max_chars)
+    window, next_start = cut_window(text, request.start, request.max_chars)
+    if next_start is None:
+        note = "The text fits in max_chars, so it comes whole rather than as passages."
+        return result.model_copy(update={"text": window, "notes": (*result.notes, note)})
+    found = focus_text(text[request.start :], request.query, request.max_chars, offset=request.start)
+    if not found.passages:
+        note = (
+            "No passage shares a word with the question, so this is the text from start. Ask again in "
+            "the page's language or with the names the page uses, or read on."
+        )
+        return result.model_copy(
+            update={"text": window, "next_start": next_start, "notes": (*result.notes, note)}
+        )
+    joined = "\n\n".join(passage.text for passage in found.passages)
+    return result.model_copy(update={"text": joined, "passages": found.passages})
 
 
 def _compress(compressor: Compressor, text: str, instruction: str | None) -> str:

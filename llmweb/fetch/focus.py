@@ -1,0 +1,378 @@
+"""A question about a long page → the passages of its text that answer it best. Pure.
+
+The page text is light markdown (:mod:`.markdown`), so its structure is in the text:
+headings give each passage its place (``Coroutines and Tasks › Task Groups``), fenced code
+blocks stay whole, tables keep their header row. :func:`split_passages` cuts the text into
+passages of about :data:`PASSAGE_CHARS` along that structure; :func:`rank_passages` scores
+them against the question with BM25 (rank-bm25); :func:`choose_passages` fills ``max_chars``
+with the best ones and returns them in page order. :func:`focus_text` does all three.
+
+Words are compared as :mod:`.terms` makes them: code identifiers split and joined
+(``TaskGroup`` matches "task group"), stemmed in the page's language, and a Polish question
+about an English page translated word by word through a small bundled glossary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain
+from typing import NamedTuple
+
+import numpy as np
+from rank_bm25 import BM25Plus
+
+from llmweb.fetch import terms
+
+# About a paragraph of documentation: a function's signature and first paragraph fit, and
+# several passages from different places fit the default 5,000 characters. The bench
+# (scripts/bench focus, BM25+) measured recall 0.886 at 900 characters, 0.896 at 600 and
+# 750, 0.902 at 450.
+PASSAGE_CHARS = 500
+# A passage is never cut inside a code block; text blocks longer than this are split.
+_LONGEST_TEXT_BLOCK = 2 * PASSAGE_CHARS
+# Passages scoring under this share of the best are left out even when room remains:
+# they add tokens, not answers.
+RELATIVE_FLOOR = 0.3
+# What each passage costs beyond its text: the label with its place (see render_fetch).
+LABEL_CHARS = 60
+# rank-bm25's defaults; headings weigh like words of the passage.
+_K1, _B = 1.5, 0.75
+
+# One pass over the text finds every block; its groups are the block kinds (see Block).
+_BLOCK = re.compile(
+    r"""
+    (?P<code>^[ \t]{0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n(?:[^\n]*\n)*?[ \t]*(?P=fence)[`~]*[ \t]*$)
+    |(?P<open_code>^[ \t]{0,3}(?:`{3,}|~{3,})(?s:.*)\Z)
+    |(?P<heading>^\#{1,6}[ \t][^\n]*)
+    |(?P<table>^[ \t]*\|[^\n]*(?:\n[ \t]*\|[^\n]*)*)
+    |(?P<text>^[^\n]*\S[^\n]*(?:\n(?![ \t]*$|[ \t]*\||[ \t]{0,3}(?:```|~~~)|\#{1,6}[ \t])[^\n]*)*)
+    """,
+    re.MULTILINE | re.VERBOSE,
+)
+_HEADING = re.compile(r"(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*")
+_SETEXT = re.compile(r"(=+|-+)[ \t]*")
+
+
+class Block(NamedTuple):  # a named tuple: a megabyte of text makes tens of thousands
+    """A run of the text that stays together: a heading, a paragraph, a code block or a table."""
+
+    kind: str  # "heading", "text", "code" or "table"
+    start: int
+    end: int
+    level: int = 0  # a heading's level, 1–6
+    title: str = ""  # a heading's text
+
+
+class Span(NamedTuple):
+    """A passage before ranking: where it lies and the headings above it."""
+
+    start: int
+    end: int
+    headings: tuple[str, ...]
+    lead: str = ""  # a table's header rows, repeated before a later part of a long table
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A passage chosen for a question."""
+
+    start: int  # where it starts in the page's text: web_fetch with this start reads on from here
+    end: int
+    headings: tuple[str, ...]  # the heading path above it, outermost first
+    text: str  # the page's text from start to end (a long table's header rows first)
+    rank: int  # 1 for the passage that matches the question best
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The passages chosen for a question, in page order, and how much of the text they cover."""
+
+    passages: tuple[Passage, ...]
+    total_passages: int  # how many passages the searched text was cut into
+    matching_passages: int  # how many of them share a word with the question
+
+    @property
+    def best(self) -> Passage | None:
+        return min(self.passages, key=lambda p: p.rank) if self.passages else None
+
+
+def focus_text(
+    text: str,
+    query: str,
+    max_chars: int,
+    *,
+    offset: int = 0,
+    analyser: terms.Analyser | None = None,
+    scorer: Scorer | None = None,
+) -> Focus:
+    """The passages of ``text`` that answer ``query`` best, at most ``max_chars`` of them.
+
+    ``offset`` is where ``text`` starts in the page (when only its end is searched), so
+    that every passage's ``start`` is a place in the whole page. ``analyser`` and
+    ``scorer`` replace the defaults (the bench compares others).
+    """
+    spans = split_passages(text)
+    scores = rank_passages(text, spans, query, analyser=analyser, scorer=scorer or bm25_scores)
+    chosen = choose_passages(spans, scores, max_chars)
+    passages = []
+    for chosen_span, rank in chosen:
+        span = cut_to_fit(text, chosen_span, max_chars)
+        body = text[span.start : span.end]
+        passages.append(
+            Passage(span.start + offset, span.end + offset, span.headings, span.lead + body, rank)
+        )
+    return Focus(tuple(passages), len(spans), int(np.count_nonzero(scores)))
+
+
+# --- structure ----------------------------------------------------------------------------
+
+
+def split_blocks(text: str) -> list[Block]:
+    """The text's blocks in order; blank lines separate them, code fences and tables bound them."""
+    blocks = []
+    for match in _BLOCK.finditer(text):
+        kind = match.lastgroup or "text"
+        start, end = match.span(kind)
+        if kind == "heading":
+            heading = _HEADING.fullmatch(match.group(kind))
+            if heading:
+                blocks.append(Block("heading", start, end, len(heading.group(1)), heading.group(2)))
+                continue
+        if kind == "text":
+            title, _, underline = match.group(kind).rpartition("\n")
+            setext = _SETEXT.fullmatch(underline) if title and "\n" not in title else None
+            if setext:  # "Title" over "=====": a heading written the other way
+                level = 1 if setext.group(1)[0] == "=" else 2
+                blocks.append(Block("heading", start, end, level, title.strip()))
+                continue
+        blocks.append(Block("code" if kind == "open_code" else kind, start, end))
+    return blocks
+
+
+def split_passages(text: str, size: int = PASSAGE_CHARS) -> list[Span]:
+    """The text cut into passages of about ``size`` characters along its blocks.
+
+    A heading starts a passage (a heading followed straight by another stays with it);
+    blocks of one section join until the next would pass ``size``; a code block is never
+    cut; a longer text block is cut at line or sentence ends, a longer table between rows.
+    """
+    spans: list[Span] = []
+    path: list[tuple[int, str]] = []
+    current: list[Block] = []
+    only_headings = False
+
+    def flush() -> None:
+        nonlocal only_headings
+        if current:
+            spans.append(Span(current[0].start, current[-1].end, tuple(title for _, title in path)))
+        current.clear()
+        only_headings = False
+
+    for block in split_blocks(text):
+        if block.kind == "heading":
+            if not only_headings:
+                flush()
+            while path and path[-1][0] >= block.level:
+                path.pop()
+            path.append((block.level, _clean_heading(block.title)))
+            current.append(block)
+            only_headings = True
+            continue
+        length = block.end - block.start
+        if current and not only_headings and block.end - current[0].start > size:
+            flush()
+        if length > _LONGEST_TEXT_BLOCK and block.kind in ("text", "table"):
+            if current and not only_headings:
+                flush()
+            pieces = _split_long_block(text, block, size)
+            first = pieces[0]
+            if current:  # the headings just above join the first piece
+                first = Span(current[0].start, first.end, first.headings, first.lead)
+                current.clear()
+                only_headings = False
+            headings = tuple(title for _, title in path)
+            spans += [Span(p.start, p.end, headings, p.lead) for p in (first, *pieces[1:])]
+            continue
+        current.append(block)
+        only_headings = False
+    flush()
+    return spans
+
+
+def _split_long_block(text: str, block: Block, size: int) -> list[Span]:
+    """A long paragraph or table in pieces of about ``size``; a table's pieces repeat its header."""
+    lines = [(block.start + s, block.start + e) for s, e in _lines(text[block.start : block.end])]
+    lead = ""
+    if block.kind == "table" and len(lines) > 2:
+        lead = text[lines[0][0] : lines[1][1]] + "\n"
+    pieces: list[Span] = []
+    piece_start = block.start
+    for s, e in lines:
+        if e - piece_start > size and s > piece_start:
+            pieces.append(Span(piece_start, s - 1, (), lead if pieces else ""))
+            piece_start = s
+        while block.kind == "text" and e - piece_start > _LONGEST_TEXT_BLOCK:  # one very long line
+            cut = _sentence_end(text, piece_start, piece_start + size)
+            pieces.append(Span(piece_start, cut, (), ""))
+            piece_start = cut
+            while piece_start < e and text[piece_start] in " \t":
+                piece_start += 1
+    pieces.append(Span(piece_start, block.end, (), lead if pieces else ""))
+    if block.kind == "text":
+        return [Span(p.start, p.end, ()) for p in pieces]
+    return pieces
+
+
+def _sentence_end(text: str, start: int, limit: int) -> int:
+    for boundary in (". ", "; ", ", ", " "):
+        cut = text.rfind(boundary, start + (limit - start) // 2, limit)
+        if cut != -1:
+            return cut + len(boundary) - 1
+    return limit
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every line, end before its newline."""
+    out, position = [], 0
+    for line in text.split("\n"):
+        out.append((position, position + len(line)))
+        position += len(line) + 1
+    return out
+
+
+def _clean_heading(title: str) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= 80 else title[:79].rstrip() + "…"
+
+
+# --- ranking -----------------------------------------------------------------------------
+
+
+class PassageTerms:
+    """A passage as BM25 needs it: its length in words, and the question's terms it holds.
+
+    Terms the question does not ask for never change a score, so only the question's are
+    listed; ``len()`` still gives the passage's full length, which BM25 weighs.
+    """
+
+    __slots__ = ("asked", "length")
+
+    def __init__(self, length: int, asked: list[str]) -> None:
+        self.length, self.asked = length, asked
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.asked)
+
+
+Scorer = Callable[[list[PassageTerms], list[str]], np.ndarray]
+
+
+def bm25_scores(passages: list[PassageTerms], asked: list[str]) -> np.ndarray:
+    """BM25+ scores of the passages for the asked terms, by rank-bm25.
+
+    BM25+ rather than Okapi: Okapi's idf turns negative for terms in most passages and is
+    then floored by the average idf of the vocabulary, which here is only the question's
+    (recall 0.857 against 0.886 on the bench).
+    """
+    scores: np.ndarray = BM25Plus(passages, k1=_K1, b=_B).get_scores(asked)
+    return scores
+
+
+def rank_passages(
+    text: str,
+    spans: Sequence[Span],
+    query: str,
+    *,
+    analyser: terms.Analyser | None = None,
+    scorer: Scorer = bm25_scores,
+) -> np.ndarray:
+    """BM25 score of each passage for ``query`` (0 where it shares no term with it).
+
+    A passage's terms include those of the two headings just above it, so a passage
+    under "Task Groups" answers a question about task groups.
+    """
+    if not spans:
+        return np.zeros(0)
+    analyser = analyser or terms.Analyser.for_page(text)
+    asked = analyser.query_terms(query)
+    clean = terms.clean_text(text)  # the same length as text: spans cut it the same way
+    heading_pieces = {path: terms.split_pieces(" ".join(path)) for path in {s.headings[-2:] for s in spans}}
+    pieces = [heading_pieces[span.headings[-2:]] + clean[span.start : span.end].split() for span in spans]
+    analyser.learn(chain.from_iterable(pieces))
+    terms_of = analyser.piece_terms()
+    wanted = set(asked)
+    hits_of = {
+        piece: [t for t in found if t in wanted]
+        for piece, found in terms_of.items()
+        if not wanted.isdisjoint(found)
+    }
+    if not hits_of:
+        return np.zeros(len(spans))
+    # a passage's length is its count of words, which BM25 weighs the same way as terms
+    documents = [
+        PassageTerms(
+            len(words),
+            list(chain.from_iterable(map(hits_of.__getitem__, filter(hits_of.__contains__, words)))),
+        )
+        for words in pieces
+    ]
+    present = {term for document in documents for term in document.asked}
+    if not present:
+        return np.zeros(len(spans))
+    scores = np.asarray(scorer(documents, [t for t in asked if t in present]), dtype=float)
+    return np.where([bool(d.asked) for d in documents], scores, 0.0)  # BM25+ gives every passage a little
+
+
+def choose_passages(
+    spans: Sequence[Span], scores: np.ndarray, max_chars: int, *, floor: float = RELATIVE_FLOOR
+) -> list[tuple[Span, int]]:
+    """The best passages that fit in ``max_chars``, in page order, each with its rank (1 = best).
+
+    Passages scoring under ``floor`` times the best are left out; neighbouring passages
+    that are both chosen come back as one. When even the best passage is longer than
+    ``max_chars``, it alone comes back, whole: the caller cuts it.
+    """
+    if not len(spans) or float(scores.max(initial=0.0)) <= 0:
+        return []
+    top = float(scores.max())
+    order = sorted(range(len(spans)), key=lambda i: (-scores[i], i))
+    room = max_chars
+    taken: dict[int, int] = {}
+    for rank, i in enumerate(order, 1):
+        if scores[i] <= 0 or scores[i] < floor * top or room < LABEL_CHARS * 2:
+            break
+        cost = spans[i].end - spans[i].start + len(spans[i].lead) + LABEL_CHARS
+        if cost <= room:
+            taken[i] = rank
+            room -= cost
+    if not taken:
+        return [(spans[order[0]], 1)]
+    chosen: list[tuple[Span, int]] = []
+    for i in sorted(taken):
+        span, rank = spans[i], taken[i]
+        if chosen and i - 1 in taken and not span.lead:
+            previous, previous_rank = chosen[-1]
+            chosen[-1] = (
+                Span(previous.start, span.end, previous.headings, previous.lead),
+                min(rank, previous_rank),
+            )
+        else:
+            chosen.append((span, rank))
+    merit = sorted(range(len(chosen)), key=lambda k: chosen[k][1])
+    renumbered = {k: position for position, k in enumerate(merit, 1)}
+    return [(span, renumbered[k]) for k, (span, _) in enumerate(chosen)]
+
+
+def cut_to_fit(text: str, span: Span, max_chars: int) -> Span:
+    """The start of a passage too long for ``max_chars``, ended at a line break when there is one."""
+    room = max(max_chars - LABEL_CHARS - len(span.lead), 1)
+    if span.end - span.start <= room:
+        return span
+    limit = span.start + room
+    cut = text.rfind("\n", span.start + room // 2, limit)
+    return Span(span.start, cut if cut != -1 else limit, span.headings, span.lead)

@@ -1,0 +1,288 @@
+"""web_fetch with a question: the passages that answer it, where they lie, and how to read on.
+
+The pure parts (passages, terms, ranking) directly; the whole path through web_fetch, the
+tool dispatcher and the command line against pages served on loopback.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from llmweb.cli import main as cli_main
+from llmweb.fetch import web_fetch
+from llmweb.fetch.focus import PASSAGE_CHARS, focus_text, split_passages
+from llmweb.fetch.terms import Analyser
+from llmweb.tools import run_tool_call, tool_definitions
+
+
+def _filler(topic: str, sentences: int) -> str:
+    return " ".join(
+        f"The {topic} section goes on about its own matters, sentence {n}." for n in range(sentences)
+    )
+
+
+CODE = "\n".join(
+    [
+        "```python",
+        "# Run three coroutines at once and collect their results",
+        "async def main():",
+        "    async with asyncio.TaskGroup() as tg:",
+        *[f"        task{n} = tg.create_task(fetch_page({n}))" for n in range(40)],
+        "",
+        "    # every task is done when the block ends",
+        "    print(task1.result())",
+        "```",
+    ]
+)
+TABLE = "\n".join(
+    ["| Constant | Meaning |", "| --- | --- |"]
+    + [f"| FLAG_{n:03d} | what flag number {n} switches on in the event loop |" for n in range(60)]
+)
+DOC = "\n\n".join(
+    [
+        "# asyncio",
+        "An introduction to the library. " + _filler("introduction", 30),
+        "## Coroutines and Tasks",
+        _filler("overview", 25),
+        "### Sleeping",
+        "The coroutine `asyncio.sleep(delay)` suspends the current task for delay seconds. "
+        + _filler("sleeping", 10),
+        "### Task Groups",
+        "A `TaskGroup` holds related tasks: leaving its `async with` block waits until every task "
+        "created in the group has finished, and one failing task cancels the others.",
+        CODE,
+        "### Flags",
+        TABLE,
+        "## Streams",
+        _filler("streams", 40),
+        "Reading a line from a stream: call `StreamReader.readline()`; it returns bytes ending in a newline.",
+        _filler("closing", 20),
+    ]
+)
+POLISH_DOC = "\n\n".join(
+    [
+        "# Podręcznik",
+        "## Pliki",
+        "Aby otworzyć plik do zapisu, wywołaj funkcję `open(nazwa, 'w')`. Zapisane dane trafią na dysk "
+        "po zamknięciu pliku. "
+        + " ".join(f"Zdanie numer {n} opisuje inne sprawy tego działu." for n in range(40)),
+        "## Wątki",
+        "Wątki uruchamia się metodą `start()`; na zakończenie wątku czeka metoda `join()`. "
+        + " ".join(f"Kolejne zdanie {n} mówi o czymś zupełnie innym." for n in range(40)),
+    ]
+)
+
+
+@pytest.fixture(autouse=True)
+def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+
+
+def serve(httpserver: HTTPServer, path: str, text: str) -> str:
+    httpserver.expect_request(path).respond_with_data(text, content_type="text/markdown; charset=utf-8")
+    return httpserver.url_for(path)
+
+
+# --- passages ------------------------------------------------------------------------------
+
+
+def test_a_heading_starts_a_passage_that_carries_its_heading_path() -> None:
+    spans = split_passages(DOC)
+    groups = next(s for s in spans if DOC[s.start :].startswith("### Task Groups"))
+    assert groups.headings == ("asyncio", "Coroutines and Tasks", "Task Groups")
+
+
+def test_passages_after_a_section_carry_the_new_sections_path() -> None:
+    streams = [s for s in split_passages(DOC) if "Streams" in s.headings]
+    assert streams and all(s.headings == ("asyncio", "Streams") for s in streams)
+
+
+def test_a_code_block_longer_than_a_passage_stays_whole() -> None:
+    assert len(CODE) > PASSAGE_CHARS
+    holding = [s for s in split_passages(DOC) if "tg.create_task" in DOC[s.start : s.end]]
+    assert len(holding) == 1
+    assert CODE in DOC[holding[0].start : holding[0].end]
+
+
+def test_comment_lines_in_code_are_not_headings() -> None:
+    paths = {heading for s in split_passages(DOC) for heading in s.headings}
+    assert not any(h.startswith("Run three coroutines") or h.startswith("every task") for h in paths)
+
+
+def test_every_part_of_a_long_table_keeps_the_header_row() -> None:
+    parts = [s for s in split_passages(DOC) if "FLAG_" in DOC[s.start : s.end]]
+    assert len(parts) > 1
+    for part in parts:
+        shown = part.lead + DOC[part.start : part.end]
+        header = shown.find("| Constant | Meaning |\n| --- | --- |\n| FLAG_")
+        assert header != -1 and header < shown.find("FLAG_")
+
+
+def test_a_text_without_headings_is_cut_at_paragraph_starts() -> None:
+    paragraphs = [_filler(f"part {n}", 6) for n in range(12)]
+    text = "\n\n".join(paragraphs)
+    spans = split_passages(text)
+    assert len(spans) > 1
+    starts = {text.index(p) for p in paragraphs}
+    assert all(s.start in starts and s.headings == () for s in spans)
+
+
+def test_passages_cover_the_text_in_order_without_overlap() -> None:
+    spans = split_passages(DOC)
+    assert all(a.end <= b.start for a, b in itertools.pairwise(spans))
+    covered = "".join(DOC[s.start : s.end] for s in spans)
+    assert "".join(covered.split()) == "".join(DOC.split())  # only whitespace lies between passages
+
+
+# --- terms -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("asked", "written"),
+    [
+        ("TaskGroup", "a task group"),
+        ("task group", "asyncio.TaskGroup()"),
+        ("--max-chars", "max_chars=5000"),
+        ("asyncio.gather", "call gather() from asyncio"),
+        ("snake_case", "SnakeCase"),
+    ],
+)
+def test_identifiers_match_however_they_are_written(asked: str, written: str) -> None:
+    english = Analyser("english")
+    shared = set(english.query_terms(asked)) & set(english.terms(written))
+    assert len(shared) >= 2  # both words of the name
+
+
+def test_the_exact_identifier_gives_one_more_term_than_its_words() -> None:
+    english = Analyser("english")
+    assert "taskgroup" in english.terms("asyncio.TaskGroup")
+    assert "taskgroup" not in english.terms("a group of tasks")
+
+
+def test_polish_words_match_their_inflected_forms() -> None:
+    polish = Analyser.for_page(POLISH_DOC)
+    assert polish.language == "polish"
+    assert set(polish.query_terms("plików")) == set(polish.terms("plik"))
+    assert set(polish.query_terms("watki")) == set(polish.terms("wątki"))  # typed without diacritics
+
+
+def test_a_polish_question_about_an_english_page_asks_for_english_words() -> None:
+    english = Analyser("english")
+    asked = set(english.query_terms("Jak czekać na zakończenie zadań?"))
+    assert {"wait", "task"} <= asked
+
+
+# --- focusing ----------------------------------------------------------------------------
+
+
+def test_an_english_question_finds_the_section_that_answers_it() -> None:
+    found = focus_text(DOC, "How do I wait until all tasks in a group have finished?", 1500)
+    assert found.best is not None
+    assert found.best.headings[-1] == "Task Groups"
+
+
+def test_a_polish_question_finds_the_english_section_that_answers_it() -> None:
+    found = focus_text(DOC, "Jak odczytać wiersz ze strumienia?", 1500)
+    assert found.best is not None
+    assert "StreamReader.readline()" in found.best.text
+
+
+def test_a_polish_question_finds_the_polish_section_that_answers_it() -> None:
+    found = focus_text(POLISH_DOC, "Jak poczekać na zakończenie wątku?", 1000)
+    assert found.best is not None
+    assert found.best.headings[-1] == "Wątki"
+
+
+def test_passages_fit_in_max_chars_and_come_in_page_order() -> None:
+    found = focus_text(DOC, "task group coroutine sleep stream flag", 2000)
+    assert sum(len(p.text) for p in found.passages) <= 2000
+    starts = [p.start for p in found.passages]
+    assert starts == sorted(starts)
+    assert sorted(p.rank for p in found.passages) == list(range(1, len(starts) + 1))
+
+
+# --- through web_fetch, the tools and the command line ----------------------------------
+
+
+def test_web_fetch_with_a_query_returns_the_passages_and_their_places(httpserver_ipv4: HTTPServer) -> None:
+    url = serve(httpserver_ipv4, "/asyncio.md", DOC)
+    page = web_fetch(url, query="What does TaskGroup do when one task fails?", max_chars=1500)
+    assert page.query == "What does TaskGroup do when one task fails?"
+    best = min(page.passages, key=lambda p: p.rank)
+    assert best.headings == ("asyncio", "Coroutines and Tasks", "Task Groups")
+    assert "one failing task cancels the others" in best.text
+    assert len(page.text) <= 1500
+
+
+def test_a_passages_start_reads_on_from_exactly_that_passage(httpserver_ipv4: HTTPServer) -> None:
+    url = serve(httpserver_ipv4, "/asyncio.md", DOC)
+    page = web_fetch(url, query="readline from a stream", max_chars=1500)
+    for passage in page.passages:
+        window = web_fetch(url, start=passage.start, max_chars=1500)
+        assert window.text.startswith(passage.text[:200])
+        assert DOC[passage.start : passage.end] == passage.text
+
+
+def test_a_code_block_comes_whole_in_the_answer(httpserver_ipv4: HTTPServer) -> None:
+    url = serve(httpserver_ipv4, "/asyncio.md", DOC)
+    page = web_fetch(url, query="tg.create_task example with async with", max_chars=3000)
+    assert any(CODE in p.text for p in page.passages)
+
+
+def test_a_page_shorter_than_the_window_comes_whole(httpserver_ipv4: HTTPServer) -> None:
+    short = "# Notes\n\nOne short page about sleeping tasks."
+    url = serve(httpserver_ipv4, "/short.md", short)
+    page = web_fetch(url, query="sleeping tasks", max_chars=5000)
+    assert page.text == short
+    assert page.passages == ()
+    assert any("fits in max_chars" in note for note in page.notes)
+
+
+def test_a_question_that_matches_nothing_gets_the_text_from_start_and_says_so(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    url = serve(httpserver_ipv4, "/asyncio.md", DOC)
+    page = web_fetch(url, query="zebra xylophone quokka", max_chars=1000)
+    assert page.passages == ()
+    assert DOC.startswith(page.text) and page.next_start == len(page.text)
+    assert any("No passage shares a word with the question" in note for note in page.notes)
+
+
+def test_a_blank_query_reads_the_page_as_without_one(httpserver_ipv4: HTTPServer) -> None:
+    url = serve(httpserver_ipv4, "/asyncio.md", DOC)
+    assert web_fetch(url, query="  ", max_chars=1000) == web_fetch(url, max_chars=1000)
+
+
+def test_the_tool_answer_labels_each_passage_and_ends_with_the_calls_that_read_around_it(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    url = serve(httpserver_ipv4, "/asyncio.md", DOC)
+    text = run_tool_call("web_fetch", {"url": url, "query": "StreamReader readline", "max_chars": 1500})
+    assert 'Question: "StreamReader readline"' in text
+    label = re.search(r"--- characters (\d+)–(\d+) \(best match\) · asyncio › Streams ---", text)
+    assert label is not None
+    last = text.splitlines()[-1]
+    assert json.dumps({"url": url, "start": int(label.group(1)), "max_chars": 1500}) in last
+    assert json.dumps({"url": url, "max_chars": 1500}) in last
+
+
+def test_the_fetch_tool_schema_offers_a_query() -> None:
+    fetch = next(t["function"] for t in tool_definitions() if t["function"]["name"] == "web_fetch")
+    assert fetch["parameters"]["properties"]["query"]["type"] == "string"
+    assert "query" in fetch["description"]
+
+
+def test_the_command_line_takes_a_query(
+    httpserver_ipv4: HTTPServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = serve(httpserver_ipv4, "/asyncio.md", DOC)
+    assert cli_main(["fetch", url, "--query", "asyncio.sleep delay", "--max-chars", "1500", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["query"] == "asyncio.sleep delay"
+    best = next(p for p in answer["passages"] if p["rank"] == 1)
+    assert best["headings"] == ["asyncio", "Coroutines and Tasks", "Sleeping"]
