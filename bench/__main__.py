@@ -11,6 +11,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
+from bench import floors
 from bench.paths import BENCH, RUNS
 from bench.report import PartResult, Target, header, summary_table
 
@@ -52,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "parts", nargs="*", metavar="PART", help="any of: " + ", ".join(PARTS) + " (default: all)"
     )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 when a figure falls below its floor in bench/floors.toml (or above its ceiling), naming it",
+    )
     args = parser.parse_args(argv)
     unknown = [p for p in args.parts if p not in PARTS]
     if unknown:
@@ -85,7 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(markdown)
     print(f"written to {out.relative_to(BENCH.parent)}")
-    return 1 if any(t.met is False and t.what == "the part ran" for r in results for t in r.targets) else 0
+    crashed = any(t.met is False and t.what == "the part ran" for r in results for t in r.targets)
+    if args.check:
+        failures = floors.check({r.name: r.figures for r in results}, floors.load())
+        for failure in failures:
+            print(f"below its floor: {failure}", file=sys.stderr)
+        if not failures:
+            print("every figure holds its floor (bench/floors.toml)")
+        return 1 if failures or crashed else 0
+    return 1 if crashed else 0
 
 
 if __name__ == "__main__":

@@ -149,9 +149,11 @@ def run(workdir: Path) -> PartResult:
         ),
     )
     if ours_total is not None:
-        f1 = scoring.scores(ours_total.counts_bag).f1
-        normalised = ours_total.share(ours_total.blocks_normalised, ours_total.blocks)
-        exact = ours_total.share(ours_total.blocks_exact, ours_total.blocks)
+        f1 = part.figure("f1", scoring.scores(ours_total.counts_bag).f1)
+        normalised = part.figure(
+            "code_blocks_normalised", ours_total.share(ours_total.blocks_normalised, ours_total.blocks)
+        )
+        exact = part.figure("code_blocks_exact", ours_total.share(ours_total.blocks_exact, ours_total.blocks))
         part.targets += [
             Target(
                 "F1 (bag of words) on docs, web_fetch extraction",

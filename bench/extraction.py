@@ -146,7 +146,7 @@ def run(workdir: Path) -> PartResult:
         part.add("", note)
     llmweb = outcomes.get(LLMWEB.name)
     if llmweb:
-        f1 = score(llmweb).f1
+        f1 = part.figure("article_f1", score(llmweb).f1)
         part.targets.append(
             Target("F1 on articles, web_fetch extraction", f"≥ {F1_TARGET}", f"{f1:.3f}", f1 >= F1_TARGET)
         )

@@ -274,6 +274,10 @@ def run(workdir: Path) -> PartResult:
         f"3 rounds): CPU {median_ms:.0f} ms median, {best_ms:.0f} ms best; wall {wall_ms:.0f} ms median "
         f"(the machine is shared: wall time counts other work). With bm25s scoring instead: {big_bm25s:.0f} ms CPU, best of 3.",
     )
+    part.figure("recall", focused_total.recall())
+    part.figure("first_window_recall", window_total.recall())
+    part.figure("polish_recall", polish_tally.recall() if polish_tally.asked else 0.0)
+    part.figure("megabyte_page_ms", median_ms)
     part.targets += [
         Target(
             "recall at max_chars 5,000, focused answer",

@@ -31,7 +31,13 @@ class PartResult:
     title: str
     lines: list[str] = field(default_factory=list)
     targets: list[Target] = field(default_factory=list)
+    figures: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
+
+    def figure(self, name: str, value: float) -> float:
+        """Record a figure that bench/floors.toml may hold to a floor (``scripts/bench --check``)."""
+        self.figures[name] = float(value)
+        return value
 
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)

@@ -395,6 +395,9 @@ def run(workdir: Path) -> PartResult:
     up_added = via[deployment.UPSTREAM].p50 - direct.p50
     ours32, up32 = cells[(deployment.OURS, 32)].per_second, cells[(deployment.UPSTREAM, 32)].per_second
     ours_errors = sum(cells[(deployment.OURS, c)].errors for c in CONCURRENCY)
+    part.figure("added_latency_ratio", ours_added / up_added)
+    part.figure("throughput_32_clients", ours32)
+    part.figure("errors", ours_errors)
     part.targets += [
         Target(
             "added p50 latency, ours / upstream",

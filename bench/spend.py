@@ -203,6 +203,9 @@ def run(workdir: Path) -> PartResult:
         "budget is spent.",
     )
     cached, uncached = runs["cache on (shipped: 6 h)"], runs["cache off"]
+    part.figure("runaway_requests_over_budget", made - RUNAWAY_BUDGET)
+    part.figure("brave_requests_per_100_cached", cached.brave * 100 / cached.searches)
+    part.figure("cache_hit_p50_ms", percentile(cached.hit_ms, 50) if cached.hit_ms else float("inf"))
     part.targets += [
         Target(
             "runaway: budget N under 32 clients",

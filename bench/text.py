@@ -84,7 +84,7 @@ def run(workdir: Path) -> PartResult:
             rows,
         ),
         "",
-        f"Ratio ours / upstream: **{ours[0] / upstream[0]:.2f}×** characters per result, "
+        f"Ratio ours / upstream: **{part.figure('characters_ratio', ours[0] / upstream[0]):.2f}×** characters per result, "
         f"{ours[1] / upstream[1]:.2f}× content tokens per search. {tokenizer_name()}.",
         "",
         f"For reference, the Brave answers held {description:.0f} characters of description text per result "

@@ -111,8 +111,13 @@ def _add_searxng_url(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "mcp":
-        from llmweb import mcp_server  # the MCP SDK costs half a second to import; only mcp needs it
-
+        try:  # the MCP SDK is an extra, and costs half a second to import; only mcp needs it
+            from llmweb import mcp_server
+        except ModuleNotFoundError as exc:
+            print(
+                f"llmweb mcp needs the MCP SDK ({exc.name} is missing): pip install 'llmweb[mcp]'", file=sys.stderr
+            )
+            return EXIT_FAILED
         return mcp_server.run(args)
     if args.command == "doctor":
         return EXIT_OK if doctor.run(args.searxng_url or config.searxng_url()) == 0 else EXIT_FAILED

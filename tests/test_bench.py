@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from bench import scoring
+from bench import floors, scoring
 from bench.fake_brave import answer_index
 
 
@@ -86,4 +92,47 @@ def test_percentile_interpolates_between_ranks() -> None:
 def test_fake_brave_picks_the_answer_by_the_last_number_in_the_query() -> None:
     assert answer_index("bench query 17", 60) == 17
     assert answer_index("load query 125 words", 60) == 5
-    assert answer_index("no number", 60) == answer_index("no number", 60)
+
+
+def test_a_query_without_a_number_gets_the_same_answer_in_every_process() -> None:
+    # both engines' SearXNG processes and the bench must agree, whatever PYTHONHASHSEED is
+    queries = [f"query about {word}" for word in ("rust", "python", "pogoda", "valkey", "brave", "kurs")]
+    here = [answer_index(q, 60) for q in queries]
+    code = f"from bench.fake_brave import answer_index; print([answer_index(q, 60) for q in {queries!r}])"
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parent.parent,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        assert done.stdout.strip() == str(here)
+    assert len(set(here)) > 3, "queries without numbers spread over the answers"
+
+
+def test_a_figure_below_its_floor_is_named() -> None:
+    bounds = {"docs": {"f1": {"min": 0.97}, "code_blocks_exact": {"min": 0.99}}}
+    failures = floors.check({"docs": {"f1": 0.96, "code_blocks_exact": 1.0}}, bounds)
+    assert failures == ["docs.f1 = 0.96, below its floor 0.97"]
+
+
+def test_a_figure_above_its_ceiling_is_named() -> None:
+    failures = floors.check(
+        {"spend": {"cache_hit_p50_ms": 80.0}}, {"spend": {"cache_hit_p50_ms": {"max": 50}}}
+    )
+    assert failures == ["spend.cache_hit_p50_ms = 80, above its ceiling 50"]
+
+
+def test_a_part_that_did_not_run_is_not_checked_but_a_missing_figure_fails() -> None:
+    bounds = {"docs": {"f1": {"min": 0.97}}, "extraction": {"article_f1": {"min": 0.95}}}
+    assert floors.check({"docs": {}}, bounds) == ["docs.f1: not measured (floor {'min': 0.97})"]
+
+
+def test_the_shipped_floors_name_only_figures_the_parts_record() -> None:
+    recorded = set()
+    for source in (Path(__file__).resolve().parent.parent / "bench").glob("*.py"):
+        recorded |= set(re.findall(r"""\.figure\(\s*["'](\w+)["']""", source.read_text()))
+    shipped = {name for figures in floors.load().values() for name in figures}
+    assert shipped <= recorded, shipped - recorded
