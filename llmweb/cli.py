@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             from llmweb import mcp_server
         except ModuleNotFoundError as exc:
             print(
-                f"llmweb mcp needs the MCP SDK ({exc.name} is missing): pip install 'llmweb[mcp]'", file=sys.stderr
+                f"llmweb mcp needs the MCP SDK ({exc.name} is missing): pip install 'llmweb[mcp]'",
+                file=sys.stderr,
             )
             return EXIT_FAILED
         return mcp_server.run(args)
