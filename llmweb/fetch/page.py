@@ -109,6 +109,7 @@ def web_fetch(
     max_bytes: int = limits.MAX_BYTES,
     timeout: float = limits.TIMEOUT_SECONDS,
     compress_min_chars: int = limits.COMPRESS_MIN_CHARS,
+    resolver: transport.Resolver = transport.system_resolver,
 ) -> FetchResult:
     """Fetch ``url`` and return ``max_chars`` of its text from ``start``.
 
@@ -119,7 +120,8 @@ def web_fetch(
     ``allow`` lists private hosts, addresses or CIDR networks the fetcher may reach
     (comma-separated or a list); None reads LLMWEB_FETCH_ALLOW. ``compressor`` is called
     as ``compressor(text, instruction)`` when the text has at least ``compress_min_chars``
-    characters; windows then page through its output. Raises an
+    characters; windows then page through its output. ``resolver`` turns a host name into
+    addresses (default: the system's getaddrinfo); whatever it answers is still judged. Raises an
     :class:`~llmweb.errors.LlmwebError` child whose message says what to do next.
     """
     request = validate_arguments(
@@ -131,7 +133,7 @@ def web_fetch(
     rewrite = rewrite_for_text(requested)
     target = rewrite.url if rewrite else requested
     allowed = parse_allow_list(config.fetch_allow() if allow is None else allow)
-    fetched = transport.fetch(target, allow=allowed, max_bytes=max_bytes, timeout=timeout)
+    fetched = transport.fetch(target, allow=allowed, max_bytes=max_bytes, timeout=timeout, resolver=resolver)
     if not 200 <= fetched.status < 300:
         raise _status_error(fetched)
     page = read_body(fetched.body, fetched.headers.get("content-type"), fetched.url)

@@ -21,7 +21,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,7 +68,22 @@ class AddressRefused(httpx.ConnectError):
         self.refusal = refusal
 
 
-def resolve_public_address(host: str, port: int, allow: AllowList, timeout: float | None = None) -> list[str]:
+Resolver = Callable[[str, int], Sequence[str]]
+"""``(host, port)`` → the host's IP addresses as text. Every address it returns is judged."""
+
+
+def system_resolver(host: str, port: int) -> list[str]:
+    """The system's answer (getaddrinfo), numeric forms such as ``2130706433`` included."""
+    return [str(sockaddr[0]) for *_, sockaddr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+
+
+def resolve_public_address(
+    host: str,
+    port: int,
+    allow: AllowList,
+    timeout: float | None = None,
+    resolver: Resolver = system_resolver,
+) -> list[str]:
     """The addresses of ``host`` the fetcher may connect to, judged on what the resolver returns.
 
     Numeric forms such as ``2130706433``, ``0x7f000001`` or ``127.1`` are resolved by the
@@ -77,8 +92,7 @@ def resolve_public_address(host: str, port: int, allow: AllowList, timeout: floa
     """
     permitted: list[str] = []
     refusals: list[Refusal] = []
-    for *_, sockaddr in _getaddrinfo(host, port, timeout):
-        address = str(sockaddr[0])
+    for address in _resolve(host, port, timeout, resolver):
         refusal = judge_address(host, address, allow)
         if refusal is not None:
             refusals.append(refusal)
@@ -91,13 +105,13 @@ def resolve_public_address(host: str, port: int, allow: AllowList, timeout: floa
     return permitted
 
 
-def _getaddrinfo(host: str, port: int, timeout: float | None) -> list[Any]:
-    """socket.getaddrinfo bounded by the deadline (the call itself takes no timeout)."""
-    box: list[Any] = []
+def _resolve(host: str, port: int, timeout: float | None, resolver: Resolver) -> list[str]:
+    """``resolver`` bounded by the deadline (getaddrinfo itself takes no timeout)."""
+    box: list[Sequence[str] | OSError] = []
 
     def resolve() -> None:
         try:
-            box.append(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+            box.append(resolver(host, port))
         except OSError as exc:
             box.append(exc)
 
@@ -107,18 +121,20 @@ def _getaddrinfo(host: str, port: int, timeout: float | None) -> list[Any]:
     thread.join(timeout)
     if not box:
         raise httpcore.ConnectTimeout(f"resolving {host} took too long")
-    if isinstance(box[0], OSError):
-        reason = box[0].strerror if isinstance(box[0], socket.gaierror) else str(box[0])
+    answer = box[0]
+    if isinstance(answer, OSError):
+        reason = answer.strerror if isinstance(answer, socket.gaierror) else str(answer)
         raise httpcore.ConnectError(f"{host} could not be resolved ({reason})")
-    return list(box[0])
+    return list(answer)
 
 
 class PinnedBackend(httpcore.NetworkBackend):
     """Connects only to addresses judged allowed, and holds every wait to the deadline."""
 
-    def __init__(self, allow: AllowList, deadline: Deadline) -> None:
+    def __init__(self, allow: AllowList, deadline: Deadline, resolver: Resolver = system_resolver) -> None:
         self._allow = allow
         self._deadline = deadline
+        self._resolver = resolver
         self._system = httpcore.SyncBackend()
 
     def connect_tcp(
@@ -129,7 +145,9 @@ class PinnedBackend(httpcore.NetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
-        addresses = resolve_public_address(host, port, self._allow, self._deadline.clamp(timeout))
+        addresses = resolve_public_address(
+            host, port, self._allow, self._deadline.clamp(timeout), self._resolver
+        )
         failure: Exception | None = None
         for address in addresses:
             try:
@@ -224,11 +242,15 @@ class PinnedTransport(httpx.BaseTransport):
     """An httpx transport whose every connection goes through :class:`PinnedBackend`."""
 
     def __init__(
-        self, allow: AllowList, deadline: Deadline, ssl_context: ssl.SSLContext | None = None
+        self,
+        allow: AllowList,
+        deadline: Deadline,
+        ssl_context: ssl.SSLContext | None = None,
+        resolver: Resolver = system_resolver,
     ) -> None:
         self._pool = httpcore.ConnectionPool(
             ssl_context=ssl_context or httpx.create_ssl_context(),
-            network_backend=PinnedBackend(allow, deadline),
+            network_backend=PinnedBackend(allow, deadline, resolver),
             http1=True,
             http2=False,
             retries=0,
@@ -277,10 +299,11 @@ def fetch(
     max_bytes: int = limits.MAX_BYTES,
     timeout: float = limits.TIMEOUT_SECONDS,
     max_redirects: int = limits.MAX_REDIRECTS,
+    resolver: Resolver = system_resolver,
 ) -> Fetched:
     """GET ``url`` within every safety limit, or raise the llmweb error that says why not."""
     deadline = Deadline(timeout)
-    transport = PinnedTransport(allow, deadline)
+    transport = PinnedTransport(allow, deadline, resolver=resolver)
     hops = _Hops(url)
     url = hops.first  # without credentials, which messages must not repeat
     try:
