@@ -3,7 +3,8 @@
 Shared by tests/test_reliability_fetch.py and ``scripts/bench reliability``. Every
 address involved is on 127.0.0.0/8: the "private" targets of the redirects are other
 loopback forms (127.0.0.2, its decimal form, an IPv4-mapped IPv6 form), refused because
-only 127.0.0.1 is allowed.
+only 127.0.0.1 is allowed. Host names that are no host names (punycode that does not
+decode, labels over 63 characters) are refused before anything resolves them.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from llmweb.errors import BlockedAddress, LlmwebError, Timeout, TooLarge, UpstreamStatus
+from llmweb.errors import BlockedAddress, InvalidInput, LlmwebError, Timeout, TooLarge, UpstreamStatus
 from llmweb.fetch import web_fetch
 
 BOMB_DECODED_BYTES = 1 << 30  # 1 GiB of zeros, about 1 MB gzip-compressed
@@ -38,6 +39,11 @@ def article(n: int) -> bytes:
         f"<html><head><title>Strona {n}</title></head><body><article><h1>Strona {n}</h1>"
         f"{paragraphs}</article></body></html>"
     ).encode()
+
+
+def stray_byte_article(n: int) -> bytes:
+    """An article whose one Latin-1 byte makes it invalid UTF-8, so its charset label is consulted."""
+    return article(n).replace(b"</article>", b"<p>caf\xe9</p></article>")
 
 
 def gzip_bomb(decoded_bytes: int = BOMB_DECODED_BYTES) -> bytes:
@@ -88,11 +94,23 @@ class AttackServer:
                 self._trickle(h)
             elif path.startswith("/to/"):
                 self._redirect(h, path.removeprefix("/to/"))
+            elif path.startswith("/charset/"):
+                self._charset(h, path.removeprefix("/charset/"))
             elif path.startswith("/chain/"):
                 hop = int(path.rsplit("/", 1)[1])
                 self._send(h, 302, b"", "text/plain", {"Location": f"/chain/{hop + 1}"})
             else:
                 self._send(h, 404, b"not here", "text/plain")
+
+    def _charset(self, h: BaseHTTPRequestHandler, how: str) -> None:
+        """Labels naming codecs that are no text encoding (rot13, hex) on bodies that are not UTF-8."""
+        page = stray_byte_article(0)
+        if how == "rot13":
+            self._send(h, 200, page, "text/html; charset=rot13")
+        elif how == "meta-hex":
+            self._send(h, 200, page.replace(b"<head>", b'<head><meta charset="hex">'), "text/html")
+        elif how == "503-rot13":
+            self._send(h, 503, page, "text/html; charset=rot13")
 
     def _redirect(self, h: BaseHTTPRequestHandler, where: str) -> None:
         targets = {
@@ -100,6 +118,8 @@ class AttackServer:
             "decimal": f"http://2130706434:{self.port}/page/1",
             "mapped": f"http://[::ffff:127.0.0.2]:{self.port}/page/1",
             "localhost6": f"http://[::1]:{self.port}/page/1",
+            "bad-idna": f"http://xn--localhost-:{self.port}/page/1",
+            "long-label": f"http://{'a' * 64}.localhost:{self.port}/page/1",
         }
         self._send(h, 302, b"", "text/plain", {"Location": targets[where]})
 
@@ -147,9 +167,22 @@ class AttackServer:
             thread.join()
 
 
-# What each kind of call must end in; None means the page itself, whole.
+# Kinds that are whole URLs rather than paths on the server; refused before anything resolves.
+DIRECT_URLS = {
+    "url/bad-idna": "http://xn--a-.com/",
+    "url/long-label": f"http://{'a' * 64}.com/",
+}
+# What each kind of call must end in; None means the text of the article, whole (article 0
+# for every kind but "page").
 EXPECTED: dict[str, type[LlmwebError] | None] = {
     "page": None,
+    "charset/rot13": None,
+    "charset/meta-hex": None,
+    "charset/503-rot13": UpstreamStatus,
+    "to/bad-idna": UpstreamStatus,
+    "to/long-label": UpstreamStatus,
+    "url/bad-idna": InvalidInput,
+    "url/long-label": InvalidInput,
     "big": TooLarge,
     "bomb": TooLarge,
     "trickle": Timeout,
@@ -208,10 +241,11 @@ def run_fetch_load(
 
     def one(number: int, kind: str) -> tuple[str, str, float, str | None]:
         path = f"/page/{number}" if kind == "page" else f"/{kind}"
+        url = DIRECT_URLS.get(kind, server.url + path)
         started = time.monotonic()
         timeout = trickle_deadline or deadline if kind == "trickle" else deadline
         try:
-            result = web_fetch(server.url + path, allow="127.0.0.1", timeout=timeout, max_chars=50_000)
+            result = web_fetch(url, allow="127.0.0.1", timeout=timeout, max_chars=50_000)
         except LlmwebError as exc:
             return kind, type(exc).__name__, time.monotonic() - started, _judge(kind, exc, None, number)
         return kind, "text", time.monotonic() - started, _judge(kind, None, result.text, number)
@@ -241,7 +275,8 @@ def _judge(kind: str, error: LlmwebError | None, text: str | None, number: int) 
     if expected is None:
         if error is not None:
             return f"{kind} {number}: {type(error).__name__}: {error}"
-        missing = [i for i in range(12) if paragraph(number, i) not in (text or "")]
+        n = number if kind == "page" else 0
+        missing = [i for i in range(12) if paragraph(n, i) not in (text or "")]
         return f"{kind} {number}: paragraphs {missing} missing" if missing else None
     if error is None:
         return f"{kind}: returned text instead of {expected.__name__}"

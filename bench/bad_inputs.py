@@ -33,6 +33,12 @@ TOOL_CASES: list[tuple[str, Any, str]] = [
     ("web_fetch", {"url": "http://127.0.0.1:0/"}, "port 0"),
     ("web_fetch", {"url": "http://[zz::1]/"}, "not a valid URL"),
     ("web_fetch", {"url": "http://[::1]/"}, "loopback address"),
+    # host names refused before any resolver sees them
+    ("web_fetch", {"url": "http://xn--a-.com/"}, "not a valid host name"),  # punycode that does not decode
+    ("web_fetch", {"url": "http://sklep.xn--a-.pl/"}, "not a valid host name"),
+    ("web_fetch", {"url": f"http://{'a' * 64}.com/"}, "not a valid host name"),  # a label over 63
+    ("web_fetch", {"url": "http://" + ".".join(["a" * 60] * 5) + "/"}, "not a valid host name"),  # over 253
+    ("web_fetch", {"url": "http://a..com/"}, "not a valid host name"),  # an empty label
     ("web_fetch", {"url": "http://127.0.0.1/\x00"}, "control characters"),
     ("web_fetch", {"url": "https://127.0.0.1/", "start": -1}, "start"),
     ("web_fetch", {"url": "https://127.0.0.1/", "max_chars": 10}, "max_chars"),

@@ -146,7 +146,9 @@ def fetch_attack(part: PartResult) -> None:
         "",
         "Half ordinary articles; the rest in turn: an 8 MB chunked body, a 1 GiB gzip bomb, a server "
         f"trickling a byte every 0.5 s (deadline {TRICKLE_DEADLINE:.0f} s), redirects to 127.0.0.2, its decimal "
-        "form, [::ffff:127.0.0.2] and [::1] (only 127.0.0.1 allowed), a redirect chain of more than five hops.",
+        "form, [::ffff:127.0.0.2] and [::1] (only 127.0.0.1 allowed), a redirect chain of more than five hops, "
+        "charset labels that are no text encoding (rot13, hex) on pages that are not UTF-8, and host names "
+        "that are no host names (undecodable punycode, a 64-character label), asked for or redirected to.",
         "",
         table(
             ("kind", "outcome", "calls", "slowest call"),

@@ -45,6 +45,7 @@ CLI_CASES: list[tuple[list[str], str]] = [
     (["fetch", "javascript:alert(1)"], "uses javascript:"),
     (["fetch", "http://[::1]:70000/"], "port 70000"),
     (["fetch", "http://[::1]/"], "loopback address"),
+    (["fetch", "http://xn--a-.com/"], "not a valid host name"),
     (["fetch", "https://127.0.0.1/", "--start", "-5"], "start"),
 ]
 

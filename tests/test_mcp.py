@@ -93,6 +93,15 @@ def test_stdio_a_failed_call_is_a_tool_error_with_the_actionable_text() -> None:
     assert text_of(result).startswith("Error: Invalid arguments — page:")
 
 
+def test_stdio_a_fetch_of_an_invalid_host_name_is_a_tool_error() -> None:
+    async def fetch(client: Client) -> CallToolResult:
+        return await client.call_tool("web_fetch", {"url": "http://xn--a-.com/"})
+
+    result = over_stdio([LLMWEB, "mcp"], {}, fetch)
+    assert result.is_error
+    assert "not a valid host name" in text_of(result)
+
+
 def test_stdio_web_fetch_returns_the_page_inside_the_markers() -> None:
     pages = HTTPServer(host="127.0.0.1", port=0)
     pages.start()

@@ -15,6 +15,7 @@ import re
 from typing import NamedTuple
 
 import charset_normalizer
+from charset_normalizer.constant import IANA_SUPPORTED
 from pypdf import PdfReader
 
 from llmweb.errors import LlmwebError, NoReadableText, UnsupportedContent
@@ -187,13 +188,28 @@ def _declared_charset(body: bytes, media: str) -> str | None:
     return match.group(1).decode("ascii") if match else None
 
 
-def _decode_cleanly(body: bytes, label: str | None) -> str | None:
-    """The body in this encoding, or None when the bytes show the label is wrong."""
+# The character sets a label may name: those charset-normalizer, our detector, knows. Python's
+# codec registry also holds transforms a page can name but that are no character set: rot13,
+# base64, zlib (bytes.decode refuses them), and "text encodings" that read backslash escapes
+# (unicode_escape, which also warns), IDNA or punycode. A label naming one counts as absent.
+_CHARACTER_SETS = frozenset(codecs.lookup(name).name for name in IANA_SUPPORTED)
+
+
+def character_set(label: str | None) -> str | None:
+    """Python's codec name for a charset label, or None when the label names no character set."""
     if not label:
         return None
     try:
         name = codecs.lookup(label).name
     except (LookupError, ValueError, TypeError):  # unknown or malformed label
+        return None
+    return name if name in _CHARACTER_SETS else None
+
+
+def _decode_cleanly(body: bytes, label: str | None) -> str | None:
+    """The body in this encoding, or None when the bytes show the label is wrong."""
+    name = character_set(label)
+    if name is None:
         return None
     if name.startswith(("utf-16", "utf-32")):
         return None  # a label without a BOM on ASCII-compatible bytes (browsers ignore it too)
@@ -202,7 +218,7 @@ def _decode_cleanly(body: bytes, label: str | None) -> str | None:
     for encoding in names:
         try:
             text = body.decode(encoding)
-        except UnicodeError:  # bad bytes, or a codec that never decodes (Python's "undefined")
+        except UnicodeError:  # bytes the label cannot decode
             continue
         if not _C1_CONTROLS.search(text):  # C1 controls mean the bytes belong to another code page
             return text

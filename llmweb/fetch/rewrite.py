@@ -7,6 +7,7 @@ from typing import NamedTuple
 from urllib.parse import SplitResult, urlsplit
 
 import httpx
+import idna
 
 from llmweb.errors import InvalidInput
 
@@ -14,6 +15,13 @@ _GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
 _GIST_ID = re.compile(r"^[0-9a-fA-F]{5,}$")
 # "data:…", "javascript:…", "mailto:…" — but not "example.com:8080/…", whose "scheme" has a dot.
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):(?!\d+(?:/|$))")
+
+
+# A DNS name: at most 253 characters in labels of 1 to 63 (RFC 1035), letters, digits and
+# hyphens (underscores too, which real names carry, e.g. in _dmarc-style subdomains).
+_MAX_NAME = 253
+_MAX_LABEL = 63
+_LABEL_CHARACTERS = re.compile(r"^[a-z0-9_-]+$")
 
 
 class Rewrite(NamedTuple):
@@ -54,13 +62,68 @@ def check_fetch_url(url: object) -> str:
             f"llmweb fetches only http and https URLs, and {text!r} uses {parsed.scheme}:. "
             "Find an http or https address for the same content."
         )
-    if not parsed.host:
+    if not parsed.raw_host:
         raise InvalidInput(
             f"{text!r} names no host. Send a complete address such as https://example.com/page."
         )
-    if parsed.port is not None and not 0 < parsed.port < 65536:
+    problem = host_name_problem(parsed)
+    if problem is not None:
+        raise InvalidInput(
+            f"{text!r} names {parsed.raw_host.decode('ascii', 'replace')!r}, which is not a valid host name "
+            f"({problem}). Check the address for typos."
+        )
+    if not valid_port(parsed):
         raise InvalidInput(f"{text!r} names port {parsed.port}; a port is a number from 1 to 65535.")
     return str(parsed.copy_with(fragment=None))
+
+
+def address_problem(url: httpx.URL) -> str | None:
+    """What makes an http(s) URL unusable (its host name or its port), as a phrase holding none
+    of the URL's text; None when it can be requested."""
+    problem = host_name_problem(url)
+    if problem is not None:
+        return f"a host name with {problem}"
+    return None if valid_port(url) else "a port outside 1–65535"
+
+
+def host_name_problem(url: httpx.URL) -> str | None:
+    """What the URL's host name has that no host name may have, as a phrase holding none of its
+    text (e.g. "a label longer than 63 characters"); None when it can be looked up.
+
+    Checked before any resolver sees the name: an IDNA label that does not decode, a label
+    longer than 63 characters or a name longer than 253 otherwise fails deep inside the
+    resolver (or httpx), and characters no name holds would go out as a DNS query.
+    """
+    host = url.raw_host.decode("ascii", "replace")  # httpx keeps names in their ASCII (punycode) form
+    if ":" in host:  # an IPv6 literal, which httpx has already parsed
+        return None
+    name = host.removesuffix(".")  # a fully qualified name may end in a dot
+    if not name:
+        return "no name at all"
+    if len(name) > _MAX_NAME:
+        return f"more than {_MAX_NAME} characters"
+    for label in name.split("."):
+        if not label:
+            return "an empty label (two dots in a row, or a dot at the start)"
+        if len(label) > _MAX_LABEL:
+            return f"a label longer than {_MAX_LABEL} characters"
+        if not _LABEL_CHARACTERS.match(label):
+            return "characters no host name has"
+        if label.startswith("xn--") and not _decodes_as_idna(label):
+            return "an internationalised (xn--) label that does not decode"
+    return None
+
+
+def valid_port(url: httpx.URL) -> bool:
+    return url.port is None or 0 < url.port < 65536
+
+
+def _decodes_as_idna(label: str) -> bool:
+    try:
+        idna.decode(label)
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return False
+    return True
 
 
 def rewrite_github_blob(url: str) -> str | None:

@@ -32,6 +32,7 @@ from llmweb.errors import BlockedAddress, Timeout, TooLarge, Unreachable, Unsupp
 from llmweb.fetch import limits
 from llmweb.fetch.addresses import AllowList, Refusal, judge_address
 from llmweb.fetch.inflate import ContentDecoder, CorruptEncoding, DecodedTooLarge, UnknownEncoding
+from llmweb.fetch.rewrite import address_problem
 
 REQUEST_HEADERS = {
     "User-Agent": limits.USER_AGENT,
@@ -107,12 +108,12 @@ def resolve_public_address(
 
 def _resolve(host: str, port: int, timeout: float | None, resolver: Resolver) -> list[str]:
     """``resolver`` bounded by the deadline (getaddrinfo itself takes no timeout)."""
-    box: list[Sequence[str] | OSError] = []
+    box: list[Sequence[str] | Exception] = []
 
     def resolve() -> None:
         try:
             box.append(resolver(host, port))
-        except OSError as exc:
+        except Exception as exc:  # boxed for the caller: nothing may escape a thread onto stderr
             box.append(exc)
 
     # a daemon thread: if the resolver hangs past the deadline it is left to finish alone
@@ -125,6 +126,8 @@ def _resolve(host: str, port: int, timeout: float | None, resolver: Resolver) ->
     if isinstance(answer, OSError):
         reason = answer.strerror if isinstance(answer, socket.gaierror) else str(answer)
         raise httpcore.ConnectError(f"{host} could not be resolved ({reason})")
+    if isinstance(answer, Exception):  # e.g. UnicodeError: the system's IDNA codec refused the name
+        raise httpcore.ConnectError(f"{host} could not be resolved ({type(answer).__name__})")
     return list(answer)
 
 
@@ -341,7 +344,7 @@ class _Hops:
         if start.username or start.password:
             pair = f"{start.username}:{start.password}".encode()
             self.authorization = "Basic " + base64.b64encode(pair).decode("ascii")
-        self.cookies: dict[tuple[str, str, int | None], dict[str, str]] = {}
+        self.cookies: dict[tuple[str, bytes, int | None], dict[str, str]] = {}
         self.redirects = 0
 
     def headers(self) -> dict[str, str]:
@@ -365,10 +368,18 @@ class _Hops:
             target = self.current.join(location).copy_with(username=None, password=None, fragment=None)
         except (httpx.InvalidURL, ValueError):
             target = None
-        if target is None or target.scheme not in ("http", "https") or not target.host:
+        if target is None or target.scheme not in ("http", "https") or not target.raw_host:
             raise UpstreamStatus(
                 f"{self.first} redirected to {location!r}, which is not an http or https address, "
                 "so llmweb did not follow it.",
+                self.first,
+                status,
+            )
+        problem = address_problem(target)
+        if problem is not None:
+            raise UpstreamStatus(
+                f"{self.first} redirected to an address with {problem}, so llmweb did not follow it. "
+                "Search for another source.",
                 self.first,
                 status,
             )
@@ -378,8 +389,8 @@ class _Hops:
         self.redirects += 1
 
 
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
-    return (url.scheme, url.host, url.port)
+def _origin(url: httpx.URL) -> tuple[str, bytes, int | None]:
+    return (url.scheme, url.raw_host, url.port)  # raw_host: .host decodes IDNA, which can raise
 
 
 def _follow(

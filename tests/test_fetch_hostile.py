@@ -1,0 +1,318 @@
+"""Hostile pages and hostile addresses through the whole web_fetch: a result or an LlmwebError.
+
+Every page comes from a server on 127.0.0.1 that sends exactly the status, headers and body
+a test scripts, byte for byte. No generated host name reaches DNS: the fuzz passes
+``resolver=loopback_resolver`` (web_fetch's resolver seam, which replaces only the step from
+name to addresses; every address is still judged), which reads numeric forms as the system
+does and answers 127.0.0.1 for every other name. So valid IDNA edge cases (punycode, mixed
+scripts) travel the whole way to the test server, while names the URL check refuses never
+reach any resolver at all, which the fuzz also asserts.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import encodings
+import encodings.aliases
+import pkgutil
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpcore
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from llmweb.errors import InvalidInput, LlmwebError, UpstreamStatus
+from llmweb.fetch import FetchResult, web_fetch
+from llmweb.fetch.addresses import parse_allow_list
+from llmweb.fetch.content import decode_text
+from llmweb.fetch.transport import resolve_public_address
+from llmweb.render import render_error, render_fetch
+
+LOOPBACK = "127.0.0.1"
+
+
+@dataclass
+class Script:
+    """One scripted answer: status, raw header lines, body."""
+
+    status: int = 200
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+
+
+class ScriptedServer:
+    """Answers every GET on 127.0.0.1 with the current script, headers sent as they are."""
+
+    def __init__(self) -> None:
+        self.script = Script()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                script = owner.script
+                lines = [f"HTTP/1.1 {script.status} Scripted".encode()]
+                lines += [f"{name}: {value}".encode("latin-1") for name, value in script.headers]
+                lines.append(f"Content-Length: {len(script.body)}".encode())
+                with contextlib.suppress(OSError):  # the fetcher hangs up on bodies it refuses
+                    self.wfile.write(b"\r\n".join(lines) + b"\r\n\r\n" + script.body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass
+
+        self.httpd = Server((LOOPBACK, 0), Handler)
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://{LOOPBACK}:{self.port}"
+
+    def answer(
+        self, status: int = 200, headers: list[tuple[str, str]] | None = None, body: bytes = b""
+    ) -> str:
+        self.script = Script(status, headers or [], body)
+        return self.url + "/page"
+
+
+@pytest.fixture(scope="module")
+def scripted() -> Iterator[ScriptedServer]:
+    server = ScriptedServer()
+    thread = threading.Thread(target=server.httpd.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.httpd.shutdown()
+    server.httpd.server_close()
+    thread.join()
+
+
+RESOLVED: list[str] = []  # every name the fuzz's resolver was asked for
+
+
+def loopback_resolver(host: str, port: int) -> list[str]:
+    """Numeric forms as the system reads them (AI_NUMERICHOST never asks DNS); any name → 127.0.0.1."""
+    RESOLVED.append(host)
+    try:
+        answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+    except socket.gaierror:
+        return [LOOPBACK]
+    return [str(sockaddr[0]) for *_, sockaddr in answers]
+
+
+def fetch(url: str) -> FetchResult:
+    return web_fetch(url, allow=LOOPBACK, timeout=5, resolver=loopback_resolver)
+
+
+# --- charsets that are no text encoding ---------------------------------------------------
+
+
+def _known(label: str) -> bool:
+    try:
+        codecs.lookup(label)
+    except LookupError:
+        return False
+    return True
+
+
+# Every name Python's codec registry answers to: aliases, their targets and the codec modules.
+CODEC_LABELS = sorted(
+    set(encodings.aliases.aliases)
+    | set(encodings.aliases.aliases.values())
+    | {module.name for module in pkgutil.iter_modules(encodings.__path__)}
+)
+CODEC_NAMES = sorted({codecs.lookup(label).name for label in CODEC_LABELS if _known(label)})
+NOT_TEXT_ENCODINGS = ["rot13", "base64", "hex", "zlib", "bz2", "uu", "quopri"]
+CAFE = b"<html><head><title>Kawiarnia</title></head><body><p>caf\xe9 na rogu</p></body></html>"
+
+
+@pytest.mark.parametrize("label", NOT_TEXT_ENCODINGS)
+def test_a_header_charset_that_is_no_text_encoding_counts_as_absent(
+    scripted: ScriptedServer, label: str
+) -> None:
+    url = scripted.answer(headers=[("Content-Type", f"text/html; charset={label}")], body=CAFE)
+    assert "na rogu" in fetch(url).text
+
+
+@pytest.mark.parametrize("label", NOT_TEXT_ENCODINGS)
+def test_a_meta_charset_that_is_no_text_encoding_counts_as_absent(
+    scripted: ScriptedServer, label: str
+) -> None:
+    body = CAFE.replace(b"<head>", f'<head><meta charset="{label}">'.encode())
+    url = scripted.answer(headers=[("Content-Type", "text/html")], body=body)
+    assert "na rogu" in fetch(url).text
+
+
+def test_no_label_in_pythons_codec_table_makes_decoding_fail() -> None:
+    failures = {}
+    for label in CODEC_LABELS:
+        for body in (CAFE, CAFE.replace(b"<head>", f'<head><meta charset="{label}">'.encode())):
+            try:
+                decode_text(body + b"\\q", label)
+            except Exception as exc:  # collected, to name every label that fails
+                failures[label] = repr(exc)
+    assert failures == {}
+
+
+def test_an_error_page_labelled_with_such_a_charset_is_reported_by_its_status(
+    scripted: ScriptedServer,
+) -> None:
+    url = scripted.answer(503, [("Content-Type", "text/html; charset=rot13")], CAFE)
+    with pytest.raises(UpstreamStatus) as caught:
+        fetch(url)
+    assert caught.value.status == 503
+
+
+# --- host names that are no host names ----------------------------------------------------
+
+
+def test_a_redirect_to_a_host_that_is_not_valid_idna_is_refused(scripted: ScriptedServer) -> None:
+    url = scripted.answer(302, [("Location", "http://xn--localhost-/")])
+    with pytest.raises(UpstreamStatus) as caught:
+        fetch(url)
+    assert "does not decode" in str(caught.value)
+
+
+def test_a_redirect_to_a_port_out_of_range_is_refused(scripted: ScriptedServer) -> None:
+    url = scripted.answer(302, [("Location", f"http://{LOOPBACK}:70000/")])
+    with pytest.raises(UpstreamStatus) as caught:
+        fetch(url)
+    assert "port outside 1–65535" in str(caught.value)
+
+
+def test_a_redirect_to_an_overlong_host_name_is_refused_before_resolving(scripted: ScriptedServer) -> None:
+    RESOLVED.clear()
+    url = scripted.answer(302, [("Location", f"http://{'a' * 64}.example/")])
+    with pytest.raises(UpstreamStatus):
+        fetch(url)
+    assert RESOLVED == [LOOPBACK]  # only the scripted server's own address was ever resolved
+
+
+def test_a_name_the_system_resolver_cannot_encode_is_unreachable_with_nothing_on_stderr(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # Python's own IDNA codec refuses a 64-character label before any DNS query is made.
+    with pytest.raises(httpcore.ConnectError) as caught:
+        resolve_public_address("a" * 64 + ".example", 80, parse_allow_list(""), timeout=5)
+    assert "could not be resolved" in str(caught.value)
+    assert capfd.readouterr().err == ""
+
+
+# --- the fuzz: whatever a page sends, whatever the address, a result or an LlmwebError -----
+
+HEADER_TEXT = st.text(
+    st.characters(min_codepoint=0x20, max_codepoint=0xFF, exclude_characters="\x7f"), max_size=40
+)
+# each codec as likely as each alias: a handful of codecs (rot13, base64, …) have many aliases
+LABEL = (
+    st.sampled_from(CODEC_NAMES) | st.sampled_from(CODEC_LABELS) | HEADER_TEXT.filter(lambda s: ";" not in s)
+)
+MEDIA = st.sampled_from([
+    "text/html", "text/plain", "text/markdown", "application/json", "application/xml",
+    "application/xhtml+xml", "application/pdf", "image/png", "application/octet-stream", "",
+]) | HEADER_TEXT  # fmt: skip
+CONTENT_TYPE = (
+    st.builds(lambda media, label, quote: f"{media}; charset={quote}{label}{quote}", MEDIA, LABEL,
+              st.sampled_from(["", '"', "'"]))
+    | MEDIA
+)  # fmt: skip
+# bytes that are not UTF-8, so the label is consulted (valid UTF-8 wins over any label)
+STRAY = st.sampled_from([b"caf\xe9", b"\xff\xfe", b"\x80\x81", b"\xc3", b"\\u0041\\q\xe9"])
+BODY = (
+    st.builds(lambda label, stray: f'<html><head><meta charset="{label}"></head><body><p>'.encode("latin-1")
+              + stray + b" na rogu</p></body></html>", LABEL, STRAY)
+    | st.builds(lambda label, stray: f'<?xml version="1.0" encoding="{label}"?><a>'.encode("latin-1")
+                + stray + b"</a>", LABEL, STRAY)
+    | st.builds(lambda stray: b"Kawiarnia " + stray + b" na rogu.", STRAY)
+    | st.binary(max_size=300)
+)  # fmt: skip
+STATUS = st.sampled_from([200, 203, 301, 302, 303, 307, 308, 401, 403, 404, 410, 429, 500, 503])
+
+
+# Host names at the edges of IDNA and DNS syntax.
+LDH = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,12}[a-z0-9])?", fullmatch=True)
+SCRIPTS = (
+    "abcxyzéßøłжщяαβωאבעربي中文字한글ｆｕｌｌ0-"  # Latin, Cyrillic, Greek, Hebrew, Arabic, CJK, fullwidth
+)
+HOST_LABEL = (
+    LDH
+    | LDH.map(lambda s: "xn--" + s)  # punycode prefixes, valid and not
+    | LDH.map(lambda s: s + "-")  # trailing hyphens
+    | LDH.map(lambda s: "-" + s)
+    | st.integers(60, 70).map(lambda n: "a" * n)  # labels around the 63 limit
+    | st.text(st.sampled_from(SCRIPTS), min_size=1, max_size=12)  # mixed scripts
+    | st.just("")  # empty labels
+    | st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=8)
+)
+HOST_NAME = (
+    st.lists(HOST_LABEL, min_size=1, max_size=5).map(".".join)
+    | st.integers(40, 70).map(lambda n: ".".join(["abcde"] * n))  # names around the 253 limit
+    | st.sampled_from(["localhost", "127.0.0.1", "2130706433", "0x7f000001", "127.1", "[::1]",
+                       "[::ffff:127.0.0.1]", "[64:ff9b:1::7f00:1]"])
+)  # fmt: skip
+HOST = st.builds(lambda name, dot: name + dot, HOST_NAME, st.sampled_from(["", "."]))
+
+
+def outcome(url: str) -> FetchResult | LlmwebError:
+    """web_fetch's answer, rendered as a model would read it; any other exception fails the test."""
+    try:
+        result = fetch(url)
+    except LlmwebError as exc:
+        assert render_error(exc).startswith("Error: ")
+        return exc
+    assert "UNTRUSTED PAGE TEXT" in render_fetch(result)
+    return result
+
+
+def valid_dns_name(host: str) -> bool:
+    name = host.removesuffix(".")
+    return len(name) <= 253 and all(0 < len(label) <= 63 for label in name.split("."))
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    status=STATUS,
+    content_type=st.none() | CONTENT_TYPE,
+    body=BODY,
+    retry_after=st.none() | HEADER_TEXT,
+    location=st.none() | HEADER_TEXT | HOST.map(lambda host: f"http://{host}/next"),
+    encoding=st.none() | st.sampled_from(["gzip", "deflate", "br", "identity"]) | HEADER_TEXT,
+)
+def test_any_headers_and_body_end_in_a_result_or_an_llmweb_error(
+    scripted: ScriptedServer,
+    capfd: pytest.CaptureFixture[str],
+    status: int,
+    content_type: str | None,
+    body: bytes,
+    retry_after: str | None,
+    location: str | None,
+    encoding: str | None,
+) -> None:
+    named = {"Content-Type": content_type, "Retry-After": retry_after, "Location": location,
+             "Content-Encoding": encoding}  # fmt: skip
+    headers = [(name, value) for name, value in named.items() if value is not None]
+    outcome(scripted.answer(status, headers, body))
+    assert capfd.readouterr().err == ""
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(host=HOST, scheme=st.sampled_from(["http", "https"]), path=st.sampled_from(["/", "/a b", "/ż?q=1#f"]))
+def test_any_host_name_ends_in_a_result_or_an_llmweb_error_and_only_valid_names_are_resolved(
+    scripted: ScriptedServer, capfd: pytest.CaptureFixture[str], host: str, scheme: str, path: str
+) -> None:
+    scripted.answer(200, [("Content-Type", "text/plain; charset=utf-8")], "Zwykła strona.".encode())
+    RESOLVED.clear()
+    result = outcome(f"{scheme}://{host}:{scripted.port}{path}")
+    assert all(valid_dns_name(name) for name in RESOLVED), RESOLVED
+    if isinstance(result, InvalidInput):
+        assert RESOLVED == []  # refused before any resolver saw the name
+    assert capfd.readouterr().err == ""
