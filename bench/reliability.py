@@ -148,7 +148,10 @@ def fetch_attack(part: PartResult) -> None:
         f"trickling a byte every 0.5 s (deadline {TRICKLE_DEADLINE:.0f} s), redirects to 127.0.0.2, its decimal "
         "form, [::ffff:127.0.0.2] and [::1] (only 127.0.0.1 allowed), a redirect chain of more than five hops, "
         "charset labels that are no text encoding (rot13, hex) on pages that are not UTF-8, and host names "
-        "that are no host names (undecodable punycode, a 64-character label), asked for or redirected to.",
+        "that are no host names (undecodable punycode, a 64-character label), asked for or redirected to, and "
+        "pages that put an instruction where page text once left the fence (a JavaScript shell's description, "
+        "Retry-After, a note: redirect, the path a redirect lands on, the media type, Content-Encoding, a "
+        "malformed header): every answer is checked to carry it only between the markers.",
         "",
         table(
             ("kind", "outcome", "calls", "slowest call"),

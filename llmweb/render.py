@@ -31,6 +31,7 @@ UNTRUSTED_NOTE = (
 # A page may write marker-like lines to fake the end of its own text; any such phrase
 # inside the page is rewritten so only the real markers (with the nonce) read as markers.
 _MARKER_PHRASE = re.compile(r"(BEGIN|END)(\W+)UNTRUSTED(\W+)PAGE(\W+)TEXT", re.IGNORECASE)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")  # the only form of a page's date shown outside the markers
 # The last page SearchRequest accepts: past it, offering "page + 1" would be an invalid call.
 LAST_PAGE: int = SearchRequest.model_json_schema()["properties"]["page"]["maximum"]
 _SUGGESTIONS_SHOWN = 5  # related searches only help when nothing was found; a few suffice
@@ -128,15 +129,19 @@ def render_fetch(result: FetchResult, *, max_chars: int | None = None, nonce: st
     if result.passages:
         return _render_passages(result, max_chars=max_chars, nonce=nonce)
     end = result.start + len(result.text)
-    lines = [
-        f"Page {result.url} ({result.content_type}; characters {result.start}–{end} of {result.total_chars})"
-    ]
-    if result.rewritten:
+    # After a redirect the site chose the address, path and all: it goes between the markers.
+    shown = result.requested_url if result.redirected else result.url
+    lines = [f"Page {shown} ({result.content_type}; characters {result.start}–{end} of {result.total_chars})"]
+    if result.redirected:
+        lines.append("The site redirected; the address it ended at is the first line between the markers.")
+    elif result.rewritten:
         lines.append(f"Asked for {result.requested_url}; read the address above instead.")
-    if result.published:
+    if result.published and _ISO_DATE.fullmatch(result.published):
         lines.append(f"Published: {result.published}")
     lines += [f"Note: {_one_line(note)}" for note in result.notes]
     lines += [UNTRUSTED_NOTE, f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>"]
+    if result.redirected:
+        lines.append(f"Address: {_one_line(neutralise_markers(result.url))}")
     if result.title:
         lines.append(f"Title: {_one_line(neutralise_markers(result.title))}")
         lines.append("")

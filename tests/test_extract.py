@@ -254,11 +254,12 @@ def test_a_javascript_shell_raises_needs_javascript_with_a_next_step() -> None:
     assert "API" in str(caught.value)
 
 
-def test_a_javascript_shell_quotes_its_meta_description() -> None:
+def test_a_javascript_shell_does_not_quote_its_meta_description() -> None:
+    # an error message is read as llmweb's own words, so nothing the page wrote may appear in it
     head = SHELL_HEAD + '<meta name="description" content="Weekly parks schedule for the city.">'
     with pytest.raises(NeedsJavaScript) as caught:
         read_html_page(page(SHELL_BODY, head, title="App"), "https://app.example.com/")
-    assert "Weekly parks schedule for the city." in str(caught.value)
+    assert "Weekly parks" not in str(caught.value)
 
 
 def test_a_github_page_that_needs_javascript_points_to_the_gh_tool() -> None:

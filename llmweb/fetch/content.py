@@ -19,6 +19,7 @@ from charset_normalizer.constant import IANA_SUPPORTED
 from pypdf import PdfReader
 
 from llmweb.errors import LlmwebError, NoReadableText, UnsupportedContent
+from llmweb.fetch import header_values
 from llmweb.fetch.extract import read_html_page
 from llmweb.fetch.limits import MAX_PDF_PAGES
 
@@ -60,12 +61,16 @@ def read_body(
 
 
 def parse_content_type(header: str | None) -> tuple[str, str | None]:
-    """("text/html", "utf-8") from "text/html; charset=UTF-8"; ("", None) when absent."""
+    """("text/html", "utf-8") from "text/html; charset=UTF-8"; ("", None) when absent.
+
+    A media type that is not ``type/subtype`` counts as absent (the body is sniffed): it
+    would otherwise reach error messages, which carry no text a page chose freely.
+    """
     if not header:
         return "", None
     media, _, params = header.partition(";")
     match = re.search(r"charset\s*=\s*[\"']?([^\"';\s]+)", params, re.I)
-    return media.strip().lower(), match.group(1) if match else None
+    return header_values.media_type(media), match.group(1) if match else None
 
 
 _GENERIC_TYPES = frozenset(

@@ -73,7 +73,7 @@ def read_html_page(html: str, url: str = "", min_chars: int = MIN_TEXT_CHARS) ->
         if page.text:  # a page that is simply short, not a shell waiting for scripts
             return page
         raise NoReadableText(f"{url} holds no readable text. Search for another source.", url)
-    raise NeedsJavaScript(_javascript_message(url, len(page.text), embedded), url)
+    raise NeedsJavaScript(_javascript_message(url, len(page.text)), url)
 
 
 def find_bot_challenge(html: str) -> str | None:
@@ -414,15 +414,15 @@ def _has_scripts(root: HtmlElement) -> bool:
     )
 
 
-def _javascript_message(url: str, chars: int, embedded: list[str]) -> str:
+def _javascript_message(url: str, chars: int) -> str:
+    # Nothing the page wrote (such as its description) is quoted: an error is read as llmweb's own words.
     hint = github_cli_hint(url)
     if hint:
         return (
             f"{url} is a GitHub page that needs JavaScript, so its HTML holds almost no text. "
             f"Read it with the GitHub command-line tool instead: `{hint}`."
         )
-    summary = f" Its description reads: “{embedded[-1][:300]}”." if embedded else ""
     return (
-        f"{url} is filled in by JavaScript; its HTML holds only {chars} characters of text.{summary} "
+        f"{url} is filled in by JavaScript; its HTML holds only {chars} characters of text. "
         f"Try a cached copy (https://web.archive.org/web/{url}) or the site's API, or search for another source."
     )

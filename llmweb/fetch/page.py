@@ -18,7 +18,7 @@ from llmweb import config
 from llmweb.arguments import validate_arguments
 from llmweb.compress import Compressor
 from llmweb.errors import ChallengePage, CompressorError, InvalidInput, UpstreamStatus
-from llmweb.fetch import limits, transport
+from llmweb.fetch import header_values, limits, transport
 from llmweb.fetch.addresses import parse_allow_list
 from llmweb.fetch.content import decode_text, parse_content_type, read_body, sniff_media_type, text_kind
 from llmweb.fetch.extract import challenge_message, find_bot_challenge
@@ -69,6 +69,9 @@ class FetchResult(BaseModel):
     requested_url: str = Field(description="The address that was asked for.")
     rewritten: bool = Field(
         description="True when the address was rewritten to a text form (a GitHub blob to its raw file)."
+    )
+    redirected: bool = Field(
+        default=False, description="True when the site redirected, so the site chose the address in url."
     )
     title: str | None = Field(default=None, description="The page's title, when it has one.")
     published: str | None = Field(
@@ -147,6 +150,7 @@ def web_fetch(
         url=fetched.url,
         requested_url=requested,
         rewritten=rewrite is not None,
+        redirected=fetched.redirects > 0,
         title=page.title,
         published=page.published,
         content_type=page.content_type,
@@ -222,12 +226,14 @@ def status_message(url: str, status: int, headers: httpx.Headers) -> str:
             f"{url} answered {status}: the site refuses access without a login or to this client. "
             "Look for a public source of the same content."
         )
+    # the server's Retry-After only as seconds or a date: its free text would read as llmweb's words
+    wait = header_values.retry_after(headers.get("retry-after"))
     if status == 429:
-        retry = headers.get("retry-after", "").strip()
-        wait = (
-            f"Wait {retry} seconds" if retry.isdigit() else f"Wait until {retry}" if retry else "Wait a while"
+        return (
+            f"{url} answered 429: too many requests. Wait {wait or 'a while'} before trying again, "
+            "or use another source."
         )
-        return f"{url} answered 429: too many requests. {wait} before trying again, or use another source."
     if status >= 500:
-        return f"{url} answered {status}: the server failed. Try again later, or use another source."
+        later = f"Wait {wait} before trying again" if wait else "Try again later"
+        return f"{url} answered {status}: the server failed. {later}, or use another source."
     return f"{url} answered HTTP {status} instead of a page. Check the address, or search for the page."

@@ -29,7 +29,7 @@ import httpcore
 import httpx
 
 from llmweb.errors import BlockedAddress, Timeout, TooLarge, Unreachable, UnsupportedContent, UpstreamStatus
-from llmweb.fetch import limits
+from llmweb.fetch import header_values, limits
 from llmweb.fetch.addresses import AllowList, Refusal, judge_address
 from llmweb.fetch.inflate import ContentDecoder, CorruptEncoding, DecodedTooLarge, UnknownEncoding
 from llmweb.fetch.rewrite import address_problem
@@ -293,6 +293,7 @@ class Fetched:
     status: int
     headers: httpx.Headers
     body: bytes  # decoded; for an error status only its first ERROR_BODY_BYTES
+    redirects: int = 0  # how many redirects were followed: the server chose ``url`` when > 0
 
 
 def fetch(
@@ -324,12 +325,23 @@ def fetch(
             url,
         ) from None
     except httpx.TransportError as exc:
+        # by its kind only: h11 quotes what it could not parse, and that is the server's text
         raise Unreachable(
-            f"The connection broke while fetching {hops.current}: {exc or type(exc).__name__}. Try again later.",
+            f"The connection broke while fetching {hops.current}: {_broken(exc)}. Try again later.",
             url,
         ) from None
     finally:
         transport.close()
+
+
+def _broken(error: httpx.TransportError) -> str:
+    if isinstance(error, httpx.ProtocolError):
+        return "the server's answer broke the HTTP protocol"
+    if isinstance(error, httpx.ReadError):
+        return "reading the answer failed"
+    if isinstance(error, httpx.WriteError):
+        return "sending the request failed"
+    return f"the transport failed ({type(error).__name__})"
 
 
 class _Hops:
@@ -369,9 +381,12 @@ class _Hops:
         except (httpx.InvalidURL, ValueError):
             target = None
         if target is None or target.scheme not in ("http", "https") or not target.raw_host:
+            # the Location itself is never quoted: a page writes it, and an error reads as llmweb's words
+            scheme = header_values.token(target.scheme if target else None)
+            kind = f"a {scheme}: address" if scheme else "an address"
             raise UpstreamStatus(
-                f"{self.first} redirected to {location!r}, which is not an http or https address, "
-                "so llmweb did not follow it.",
+                f"{self.first} redirected to {kind}, which is not an http or https address, "
+                "so llmweb did not follow it. Search for another source.",
                 self.first,
                 status,
             )
@@ -416,7 +431,7 @@ def _follow(
             error = response.status_code >= 400
             cap = min(max_bytes, limits.ERROR_BODY_BYTES) if error else max_bytes
             body = _read_body(response, cap, deadline, str(hops.current), truncate=error)
-            return Fetched(str(hops.current), response.status_code, response.headers, body)
+            return Fetched(str(hops.current), response.status_code, response.headers, body, hops.redirects)
         finally:
             response.close()
     raise AssertionError("unreachable: the loop returns or raises")
@@ -433,8 +448,10 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
     try:
         decoder = ContentDecoder(encoding, cap)
     except UnknownEncoding as exc:
+        named = header_values.token(exc.encoding)  # a short token, never the header's free text
+        how = f"as {named!r}" if named else "in an unknown way"
         raise UnsupportedContent(
-            f"{url} was sent compressed as {exc.encoding!r}, which llmweb did not ask for and does not decode. "
+            f"{url} was sent compressed {how}, which llmweb did not ask for and does not decode. "
             "Try another source for the same content.",
             url,
         ) from None
