@@ -29,15 +29,21 @@ NOTHING_ALLOWED = parse_allow_list("")
         ("100.64.0.1", "shared"),
         ("100.127.255.254", "shared"),
         ("169.254.1.1", "link-local"),
-        ("0.0.0.0", "this network"),
-        ("192.0.0.8", "IETF"),
+        ("0.0.0.0", "this host"),
+        ("0.1.2.3", "this network"),
+        ("192.0.0.100", "IETF"),
+        ("192.0.0.1", "service continuity"),
+        ("192.0.0.8", "dummy"),
+        ("192.0.0.170", "NAT64/DNS64 discovery"),
+        ("192.88.99.1", "deprecated"),
+        ("192.88.99.2", "6a44"),
         ("192.0.2.1", "documentation"),
         ("198.51.100.7", "documentation"),
         ("203.0.113.9", "documentation"),
         ("198.18.0.1", "benchmarking"),
         ("224.0.0.1", "multicast"),
         ("240.0.0.1", "reserved"),
-        ("255.255.255.255", "reserved"),
+        ("255.255.255.255", "broadcast"),
     ],
 )
 def test_special_ipv4_ranges_are_refused_with_their_reason(address: str, reason: str) -> None:
@@ -55,6 +61,17 @@ def test_special_ipv4_ranges_are_refused_with_their_reason(address: str, reason:
         ("ff02::1", "multicast"),
         ("100::1", "discard"),
         ("2001:db8::1", "documentation"),
+        # newer than the tables of Python 3.11's is_global, which calls these public
+        ("3fff::1", "documentation"),
+        ("5f00::1", "SRv6"),
+        ("100:0:0:1::1", "dummy"),
+        ("2001:2::1", "benchmarking"),
+        ("2001:10::1", "deprecated"),
+        ("2001:0:4136:e378:8000:63bf:f7f7:f7f7", "IETF"),  # Teredo, though both its IPv4 addresses are public
+        ("::ffff:8.8.8.8", "IPv4-mapped"),  # never on the wire (RFC 4291), whatever IPv4 address it carries
+        # outside 2000::/3, the only global unicast space IANA allocates
+        ("4000::1", "global unicast"),
+        ("fec0::1", "site-local"),
     ],
 )
 def test_special_ipv6_ranges_are_refused_with_their_reason(address: str, reason: str) -> None:
@@ -73,6 +90,9 @@ def test_special_ipv6_ranges_are_refused_with_their_reason(address: str, reason:
         # Teredo stores the client address inverted: ~127.0.0.1 == 0x80fffffe
         ("2001:0:4136:e378:8000:63bf:80ff:fffe", "127.0.0.1", "Teredo"),
         ("::7f00:1", "127.0.0.1", "IPv4-compatible"),
+        ("64:ff9b:1::7f00:1", "127.0.0.1", "local-use NAT64"),
+        ("64:ff9b:1::a00:1", "10.0.0.1", "local-use NAT64"),
+        ("::ffff:0:7f00:1", "127.0.0.1", "IPv4-translated"),
     ],
 )
 def test_ipv6_addresses_embedding_a_refused_ipv4_address_are_refused(
@@ -88,6 +108,35 @@ def test_ipv6_addresses_embedding_a_refused_ipv4_address_are_refused(
 )
 def test_public_addresses_are_not_refused(address: str) -> None:
     assert classify_address(address) is None
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "192.0.0.9",  # Port Control Protocol anycast, inside the refused 192.0.0.0/24
+        "192.0.0.10",  # TURN anycast
+        "192.31.196.1",  # AS112
+        "192.52.193.1",  # AMT
+        "192.175.48.6",  # AS112 direct delegation
+        "2001:1::1",  # PCP anycast, inside the refused 2001::/23
+        "2001:1::3",  # DNS-SD service registration anycast
+        "2001:3::1",  # AMT
+        "2001:4:112::1",  # AS112
+        "2001:20::1",  # ORCHIDv2
+        "2620:4f:8000::6",  # AS112 direct delegation
+        "64:ff9b::808:808",  # the well-known NAT64 prefix around a public IPv4 address
+        "2002:808:808::1",  # 6to4 around a public IPv4 address
+    ],
+)
+def test_special_purpose_blocks_the_registry_calls_globally_reachable_are_not_refused(address: str) -> None:
+    assert classify_address(address) is None
+
+
+@pytest.mark.parametrize(
+    "address", ["::ffff:0:a9fe:a9fe", "64:ff9b:1::a9fe:a9fe", "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1"]
+)
+def test_a_metadata_address_inside_any_ipv6_wrapping_is_a_metadata_address(address: str) -> None:
+    assert classify_address(address) == "a cloud metadata address"
 
 
 @pytest.mark.parametrize(

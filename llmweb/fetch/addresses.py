@@ -2,8 +2,9 @@
 
 A model's fetch request is untrusted (a page it read can ask for the router's admin page
 or a cloud metadata service), so every address the resolver returns is judged here before
-a connection is opened. The tables follow the IANA special-purpose registries; anything
-else that is not globally routable is refused too.
+a connection is opened. The judgement rests on our own copy of IANA's special-purpose
+registries, not on Python's ``is_global``, whose tables lag the registries (Python 3.11
+calls the documentation block 3fff::/20 and the SRv6 block 5f00::/16 public).
 """
 
 from __future__ import annotations
@@ -26,41 +27,95 @@ METADATA_ADDRESSES: frozenset[Address] = frozenset(
 )
 METADATA_REASON = "a cloud metadata address"
 
-_IPV4_RANGES: tuple[tuple[Network, str], ...] = tuple(
-    (ip_network(net), reason)
-    for net, reason in (
-        ("0.0.0.0/8", "a 'this network' address"),
-        ("10.0.0.0/8", "a private address"),
-        # neither is_private nor is_global in Python, so it needs its own row
-        ("100.64.0.0/10", "a shared (carrier-grade NAT) address"),
-        ("127.0.0.0/8", "a loopback address"),
-        ("169.254.0.0/16", "a link-local address"),
-        ("172.16.0.0/12", "a private address"),
-        ("192.0.0.0/24", "an IETF protocol address"),
-        ("192.0.2.0/24", "a documentation address"),
-        ("192.168.0.0/16", "a private address"),
-        ("198.18.0.0/15", "a benchmarking address"),
-        ("198.51.100.0/24", "a documentation address"),
-        ("203.0.113.0/24", "a documentation address"),
-        ("224.0.0.0/4", "a multicast address"),
-        ("240.0.0.0/4", "a reserved address"),  # includes the broadcast 255.255.255.255
-    )
-)
 
-_IPV6_RANGES: tuple[tuple[Network, str], ...] = tuple(
-    (ip_network(net), reason)
-    for net, reason in (
-        ("::/128", "the unspecified address"),
-        ("::1/128", "a loopback address"),
-        ("fe80::/10", "a link-local address"),
-        ("fc00::/7", "a private (unique local) address"),
-        ("ff00::/8", "a multicast address"),
-        ("100::/64", "a discard-only address"),
-        ("2001:db8::/32", "a documentation address"),
-    )
+@dataclass(frozen=True)
+class SpecialBlock:
+    """One row of a special-purpose registry: the block, and what the fetcher makes of it."""
+
+    network: Network
+    reachable: bool | None  # the registry's "Globally Reachable"; None: N/A, judged by what it embeds
+    reason: str  # why it is refused, as a message says it ("a loopback address")
+
+
+def _rows(*rows: tuple[str, bool | None, str]) -> tuple[SpecialBlock, ...]:
+    blocks = (SpecialBlock(ip_network(net), reachable, reason) for net, reachable, reason in rows)
+    # the most specific block decides: 192.0.0.9/32 (reachable) inside 192.0.0.0/24 (not)
+    return tuple(sorted(blocks, key=lambda block: -block.network.prefixlen))
+
+
+# Every row of the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890, as
+# updated by RFC 8190), transcribed on 2026-12-01 from
+# https://www.iana.org/assignments/iana-ipv4-special-registry/ and
+# https://www.iana.org/assignments/iana-ipv6-special-registry/ (the newest row then:
+# 100:0:0:1::/64, RFC 9780, 2025). A block whose Globally Reachable is False is refused.
+# Two terminated rows (192.88.99.0/24, 2001:10::/28) have blank columns: nothing public
+# lives there any more, so they are refused too. Multicast (224.0.0.0/4, ff00::/8) comes
+# from the IPv4 Multicast and IPv6 Address Space registries. Update this table when IANA
+# adds a row; test_addresses.py names each block.
+IPV4_SPECIAL = _rows(
+    ("0.0.0.0/8", False, "a 'this network' address"),  # RFC 791
+    ("0.0.0.0/32", False, "the 'this host' address"),  # RFC 1122
+    ("10.0.0.0/8", False, "a private address"),  # RFC 1918
+    ("100.64.0.0/10", False, "a shared (carrier-grade NAT) address"),  # RFC 6598
+    ("127.0.0.0/8", False, "a loopback address"),  # RFC 1122
+    ("169.254.0.0/16", False, "a link-local address"),  # RFC 3927
+    ("172.16.0.0/12", False, "a private address"),  # RFC 1918
+    ("192.0.0.0/24", False, "an IETF protocol address"),  # RFC 6890
+    ("192.0.0.0/29", False, "an IPv4 service continuity address"),  # RFC 7335
+    ("192.0.0.8/32", False, "the IPv4 dummy address"),  # RFC 7600
+    ("192.0.0.9/32", True, "Port Control Protocol anycast"),  # RFC 7723
+    ("192.0.0.10/32", True, "TURN anycast"),  # RFC 8155
+    ("192.0.0.170/32", False, "a NAT64/DNS64 discovery address"),  # RFC 8880, RFC 7050
+    ("192.0.0.171/32", False, "a NAT64/DNS64 discovery address"),  # RFC 8880, RFC 7050
+    ("192.0.2.0/24", False, "a documentation address"),  # RFC 5737
+    ("192.31.196.0/24", True, "AS112"),  # RFC 7535
+    ("192.52.193.0/24", True, "AMT"),  # RFC 7450
+    ("192.88.99.0/24", False, "a deprecated 6to4 relay anycast address"),  # RFC 7526, terminated 2015-03
+    ("192.88.99.2/32", False, "the 6a44 relay anycast address"),  # RFC 6751
+    ("192.168.0.0/16", False, "a private address"),  # RFC 1918
+    ("192.175.48.0/24", True, "AS112 direct delegation"),  # RFC 7534
+    ("198.18.0.0/15", False, "a benchmarking address"),  # RFC 2544
+    ("198.51.100.0/24", False, "a documentation address"),  # RFC 5737
+    ("203.0.113.0/24", False, "a documentation address"),  # RFC 5737
+    ("240.0.0.0/4", False, "a reserved address"),  # RFC 1112
+    ("255.255.255.255/32", False, "the limited broadcast address"),  # RFC 8190, RFC 919
+    ("224.0.0.0/4", False, "a multicast address"),  # IPv4 Multicast Address Space registry
 )
+IPV6_SPECIAL = _rows(
+    ("::1/128", False, "a loopback address"),  # RFC 4291
+    ("::/128", False, "the unspecified address"),  # RFC 4291
+    ("::ffff:0:0/96", False, "an IPv4-mapped address, never sent on the wire"),  # RFC 4291
+    ("64:ff9b::/96", True, "the well-known NAT64 prefix"),  # RFC 6052
+    ("64:ff9b:1::/48", False, "a local-use NAT64 address"),  # RFC 8215
+    ("100::/64", False, "a discard-only address"),  # RFC 6666
+    ("100:0:0:1::/64", False, "a dummy IPv6 address"),  # RFC 9780
+    ("2001::/23", False, "an IETF protocol address"),  # RFC 2928
+    ("2001::/32", None, "Teredo"),  # RFC 4380, RFC 8190
+    ("2001:1::1/128", True, "Port Control Protocol anycast"),  # RFC 7723
+    ("2001:1::2/128", True, "TURN anycast"),  # RFC 8155
+    ("2001:1::3/128", True, "DNS-SD service registration anycast"),  # RFC 9665
+    ("2001:2::/48", False, "a benchmarking address"),  # RFC 5180, RFC Errata 1752
+    ("2001:3::/32", True, "AMT"),  # RFC 7450
+    ("2001:4:112::/48", True, "AS112"),  # RFC 7535
+    ("2001:10::/28", False, "a deprecated ORCHID address"),  # RFC 4843, terminated 2014-03
+    ("2001:20::/28", True, "ORCHIDv2"),  # RFC 7343
+    ("2001:30::/28", True, "Drone Remote ID entity tags"),  # RFC 9374
+    ("2001:db8::/32", False, "a documentation address"),  # RFC 3849
+    ("2002::/16", None, "6to4"),  # RFC 3056
+    ("2620:4f:8000::/48", True, "AS112 direct delegation"),  # RFC 7534
+    ("3fff::/20", False, "a documentation address"),  # RFC 9637
+    ("5f00::/16", False, "a Segment Routing (SRv6) SID"),  # RFC 9602
+    ("fc00::/7", False, "a private (unique local) address"),  # RFC 4193
+    ("fe80::/10", False, "a link-local address"),  # RFC 4291
+    ("fec0::/10", False, "a deprecated site-local address"),  # RFC 3879; IPv6 Address Space registry
+    ("ff00::/8", False, "a multicast address"),  # RFC 4291; IPv6 Address Space registry
+)
+# IANA's IPv6 Address Space registry: only 2000::/3 is global unicast; the rest is reserved.
+GLOBAL_UNICAST = ip_network("2000::/3")
 
 _NAT64 = ip_network("64:ff9b::/96")
+_LOCAL_NAT64 = ip_network("64:ff9b:1::/48")  # RFC 8215; this reads the /96 form, IPv4 in the last 32 bits
+_IPV4_TRANSLATED = ip_network("::ffff:0:0:0/96")  # SIIT, RFC 2765
 _IPV4_COMPATIBLE = ip_network("::/96")
 
 
@@ -90,10 +145,15 @@ def embedded_ipv4(ip: Address) -> list[tuple[IPv4Address, str]]:
     if ip.teredo is not None:
         server, client = ip.teredo
         found += [(server, "Teredo"), (client, "Teredo")]
+    last32 = IPv4Address(int(ip) & 0xFFFFFFFF)
     if ip in _NAT64:
-        found.append((IPv4Address(int(ip) & 0xFFFFFFFF), "NAT64"))
+        found.append((last32, "NAT64"))
+    if ip in _LOCAL_NAT64:
+        found.append((last32, "local-use NAT64"))
+    if ip in _IPV4_TRANSLATED:
+        found.append((last32, "IPv4-translated (SIIT)"))
     if ip in _IPV4_COMPATIBLE and int(ip) > 1:  # :: and ::1 are their own rows
-        found.append((IPv4Address(int(ip)), "IPv4-compatible"))
+        found.append((last32, "IPv4-compatible"))
     return found
 
 
@@ -118,12 +178,12 @@ def classify_address(value: Address | str) -> str | None:
     for v4, scheme in embedded_ipv4(ip):
         inner = classify_address(v4)
         if inner is not None:
-            return f"an {scheme} form of {v4}, {inner}"
-    for network, reason in _IPV4_RANGES if ip.version == 4 else _IPV6_RANGES:
-        if ip in network:
-            return reason
-    if not ip.is_global:
-        return "a reserved address that is not publicly routable"
+            return f"the {scheme} form of {v4}, {inner}"
+    for block in IPV4_SPECIAL if ip.version == 4 else IPV6_SPECIAL:
+        if ip in block.network and block.reachable is not None:
+            return None if block.reachable else block.reason
+    if ip.version == 6 and ip not in GLOBAL_UNICAST:
+        return "an address outside the global unicast space 2000::/3, which IANA keeps reserved"
     return None
 
 
