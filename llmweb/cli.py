@@ -3,7 +3,7 @@
     llmweb search QUERY... [--lang L] [--page N] [--time-range R] [--max-results N]
                            [--safe-search S] [--json] [--searxng-url URL]
     llmweb fetch URL [--start N] [--max-chars N] [--query QUESTION] [--json]
-    llmweb mcp [--http PORT] [--host H] [--searxng-url URL]
+    llmweb mcp [--http PORT] [--host H] [--allow-host NAME]... [--searxng-url URL]
     llmweb doctor [--searxng-url URL]
 
 Without --json, search and fetch print exactly the text a model reads from the tools.
@@ -99,6 +99,13 @@ def add_mcp_arguments(parser: argparse.ArgumentParser) -> None:
         "--host",
         default=config.DEFAULT_MCP_HOST,
         help=f"address to bind with --http (default {config.DEFAULT_MCP_HOST}, loopback only)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        help="with --http: another host name or address clients use to reach the server (repeatable); "
+        "requests naming any other host are refused",
     )
 
 

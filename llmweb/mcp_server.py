@@ -9,6 +9,12 @@ function-calling client, and a failed call comes back as a tool result with
 Run ``llmweb mcp`` (stdio, for clients that start the server themselves) or
 ``llmweb mcp --http 8765`` (streamable HTTP at ``http://127.0.0.1:8765/mcp``; loopback
 unless ``--host`` says otherwise). ``python -m llmweb.mcp_server`` takes the same options.
+
+Over HTTP the server answers only requests whose Host (and Origin, when sent) names the
+address it is bound to, on every bind: a web page can point a name of its own at a loopback
+address (DNS rebinding) and call the server from the household's browser, and its requests
+then carry that name. ``--allow-host`` adds names clients use (a LAN name,
+host.docker.internal); a bind on every address (0.0.0.0, ::) needs at least one.
 SearXNG's address comes from ``--searxng-url`` or LLMWEB_SEARXNG_URL, private hosts the
 fetcher may read from LLMWEB_FETCH_ALLOW.
 """
@@ -20,6 +26,7 @@ import contextlib
 import functools
 import ipaddress
 import sys
+from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
 
@@ -27,6 +34,7 @@ import anyio
 import anyio.to_thread
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import (
     CallToolRequestParams,
     CallToolResult,
@@ -37,6 +45,7 @@ from mcp_types import (
 )
 
 from llmweb import config
+from llmweb.cli import EXIT_USAGE
 from llmweb.prompt import SYSTEM_PROMPT
 from llmweb.tools import answer_tool_call, tool_definitions
 
@@ -79,14 +88,34 @@ async def serve_stdio(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def serve_http(server: Server[Any], *, host: str = DEFAULT_HOST, port: int) -> None:
-    """Streamable HTTP at ``http://host:port/mcp``. On loopback the SDK also refuses requests
-    whose Host or Origin header is not loopback (DNS rebinding)."""
+async def serve_http(
+    server: Server[Any], *, host: str = DEFAULT_HOST, port: int, allow_hosts: Sequence[str] = ()
+) -> None:
+    """Streamable HTTP at ``http://host:port/mcp``, answering only :func:`request_guard`'s names."""
     import uvicorn  # an SDK dependency, needed only for HTTP
 
-    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
+    guard = request_guard(host, port, allow_hosts)
+    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host, transport_security=guard)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()
+
+
+def request_guard(host: str, port: int, allow_hosts: Sequence[str] = ()) -> TransportSecuritySettings:
+    """The Host and Origin values a request may carry: the bound address, ``allow_hosts``, and
+    for a loopback bind the name localhost. The SDK switches its own guard on only for the
+    exact strings 127.0.0.1, localhost and ::1; this one is on for every bind."""
+    names = [] if _is_every_address(host) else [_url_host(host)]
+    if _is_loopback(host):
+        names += ["localhost", "127.0.0.1", "[::1]"] if host == "localhost" else ["localhost"]
+    names += [_url_host(name.strip().lower()) for name in allow_hosts if name.strip()]
+    names = list(dict.fromkeys(names))
+    # a client may leave out the default port 80; any other port is always in Host
+    hosts = [f"{name}:{port}" for name in names] + (names if port == 80 else [])
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=hosts,
+        allowed_origins=[f"http://{value}" for value in hosts],
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,9 +124,21 @@ def run(args: argparse.Namespace) -> int:
     if args.http is None:
         anyio.run(serve_stdio, server)
         return 0
-    if not _is_loopback(args.host):
+    allow_hosts: list[str] = args.allow_host or []
+    if _is_every_address(args.host) and not allow_hosts:
         print(
-            f"warning: serving MCP on {args.host}: anyone who reaches this address can search and fetch through it",
+            f"error: --host {args.host} listens on every address, so no address can stand for the server in "
+            "the Host header it checks. Name the addresses or host names clients use with --allow-host "
+            "(e.g. --allow-host 192.168.1.5 --allow-host pc.lan), or bind one address with --host.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if not _is_loopback(args.host):
+        names = ", ".join(request_guard(args.host, args.http, allow_hosts).allowed_hosts)
+        print(
+            f"WARNING: serving MCP on {args.host}, beyond this machine. Anyone who can reach this port can "
+            f"search (spending the Brave quota) and fetch pages through it. Requests are answered only when "
+            f"their Host is one of: {names}.",
             file=sys.stderr,
         )
     print(
@@ -107,19 +148,28 @@ def run(args: argparse.Namespace) -> int:
     )
     # uvicorn shuts down on Ctrl-C, then re-raises the signal; a clean stop is not an error.
     with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(functools.partial(serve_http, server, host=args.host, port=args.http))
+        serve = functools.partial(serve_http, server, host=args.host, port=args.http, allow_hosts=allow_hosts)
+        anyio.run(serve)
     return 0
 
 
 def _is_loopback(host: str) -> bool:
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return host == "localhost"
 
 
+def _is_every_address(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        return host == ""
+
+
 def _url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
+    bare = host.strip("[]")
+    return f"[{bare}]" if ":" in bare else bare
 
 
 def main(argv: list[str] | None = None) -> int:

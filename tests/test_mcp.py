@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
+import httpx
 import pytest
 from conftest import BRAVE_PATH, brave_answer, brave_result
 from mcp import Client, StdioServerParameters
@@ -23,6 +24,7 @@ from mcp_types import CallToolResult, TextContent
 from pytest_httpserver import HTTPServer
 
 from llmweb import stack
+from llmweb.mcp_server import request_guard
 from llmweb.tools import run_tool_call, tool_definitions
 
 LLMWEB = str(Path(sys.executable).with_name("llmweb"))
@@ -122,28 +124,36 @@ def test_stdio_web_fetch_returns_the_page_inside_the_markers() -> None:
     assert "MCP łączy modele z narzędziami przez JSON-RPC." in text[begin:end]
 
 
-@pytest.fixture
-def http_server(searxng: stack.Process) -> Iterator[str]:
-    """``llmweb mcp --http PORT`` on loopback; yields its MCP URL."""
+@contextlib.contextmanager
+def mcp_over_http(host: str, *args: str) -> Iterator[tuple[str, int]]:
+    """``llmweb mcp --http PORT --host HOST`` on a loopback address; yields the host as a URL
+    writes it and the port, once the server accepts connections."""
     port = stack.free_port()
     process = subprocess.Popen(
-        [LLMWEB, "mcp", "--http", str(port), "--searxng-url", searxng.url],
+        [LLMWEB, "mcp", "--http", str(port), "--host", host, *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + 30  # a guard against a server that never starts
         while time.monotonic() < deadline and process.poll() is None:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
                 break
             time.sleep(0.05)
         assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield (f"[{host}]" if ":" in host else host), port
     finally:
         process.terminate()
         process.wait(timeout=10)
         if process.stderr:
             process.stderr.close()
+
+
+@pytest.fixture
+def http_server(searxng: stack.Process) -> Iterator[str]:
+    """``llmweb mcp --http PORT`` on loopback; yields its MCP URL."""
+    with mcp_over_http("127.0.0.1", "--searxng-url", searxng.url) as (host, port):
+        yield f"http://{host}:{port}/mcp"
 
 
 def test_streamable_http_serves_the_same_search(
@@ -158,3 +168,87 @@ def test_streamable_http_serves_the_same_search(
     result = anyio.run(main)
     assert not result.is_error
     assert text_of(result) == run_tool_call("web_search", {"query": "mcp"}, searxng_url=searxng.url)
+
+
+# --- the DNS-rebinding guard of the HTTP transport ---------------------------------------
+# A web page in the household's browser can point a name it owns at a loopback address
+# (DNS rebinding) and then call the server from script; its requests carry that name in
+# Host and its own origin in Origin, so the server answers only the names it is bound to.
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
+
+
+def post_initialize(host: str, port: int, **headers: str) -> httpx.Response:
+    return httpx.post(
+        f"http://{host}:{port}/mcp",
+        json=INITIALIZE,
+        headers={"Accept": "application/json, text/event-stream", **headers},
+        timeout=30,
+    )
+
+
+LOOPBACK_BINDS = ["127.0.0.2", "127.8.9.10", "0:0:0:0:0:0:0:1"]  # none of the SDK's three exact strings
+
+
+@pytest.mark.parametrize("bind", LOOPBACK_BINDS)
+def test_http_on_any_loopback_address_refuses_a_foreign_host(bind: str) -> None:
+    with mcp_over_http(bind) as (host, port):
+        answer = post_initialize(host, port, Host=f"evil.example:{port}", Origin="http://evil.example")
+    assert answer.status_code == 421
+
+
+@pytest.mark.parametrize("bind", LOOPBACK_BINDS)
+def test_http_on_any_loopback_address_refuses_a_foreign_origin(bind: str) -> None:
+    with mcp_over_http(bind) as (host, port):
+        answer = post_initialize(host, port, Origin="http://evil.example")
+    assert answer.status_code == 403
+
+
+def test_http_on_another_loopback_address_serves_a_client_that_uses_its_address() -> None:
+    async def main(url: str) -> dict[str, Any]:
+        async with Client(url) as client:
+            return await list_tool_schemas(client)
+
+    with mcp_over_http("127.0.0.2") as (host, port):
+        schemas = anyio.run(main, f"http://{host}:{port}/mcp")
+    assert set(schemas) == {"web_search", "web_fetch"}
+
+
+def test_http_on_every_address_without_allowed_names_refuses_to_start() -> None:
+    # refused before anything binds: nothing listens beyond loopback, even for a moment
+    done = subprocess.run(
+        [LLMWEB, "mcp", "--http", str(stack.free_port()), "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 64
+    assert "--allow-host" in done.stderr
+
+
+def test_http_beyond_loopback_warns_and_names_the_hosts_it_answers() -> None:
+    # 192.0.2.1 (documentation) is no address of this machine: the bind fails, nothing listens
+    done = subprocess.run(
+        [LLMWEB, "mcp", "--http", "8765", "--host", "192.0.2.1", "--allow-host", "PC.lan"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    warning = done.stderr.split("\n", 1)[0]
+    assert warning.startswith("WARNING: serving MCP on 192.0.2.1")
+    assert "192.0.2.1:8765, pc.lan:8765." in warning
+
+
+def test_a_bind_beyond_loopback_answers_neither_localhost_nor_other_names() -> None:
+    allowed = request_guard("192.168.1.5", 8765, ["pc.lan"]).allowed_hosts
+    assert "192.168.1.5:8765" in allowed and "pc.lan:8765" in allowed
+    assert "localhost:8765" not in allowed and "evil.example:8765" not in allowed
