@@ -129,19 +129,14 @@ def render_fetch(result: FetchResult, *, max_chars: int | None = None, nonce: st
     if result.passages:
         return _render_passages(result, max_chars=max_chars, nonce=nonce)
     end = result.start + len(result.text)
-    # After a redirect the site chose the address, path and all: it goes between the markers.
-    shown = result.requested_url if result.redirected else result.url
-    lines = [f"Page {shown} ({result.content_type}; characters {result.start}–{end} of {result.total_chars})"]
-    if result.redirected:
-        lines.append("The site redirected; the address it ended at is the first line between the markers.")
-    elif result.rewritten:
-        lines.append(f"Asked for {result.requested_url}; read the address above instead.")
-    if result.published and _ISO_DATE.fullmatch(result.published):
-        lines.append(f"Published: {result.published}")
-    lines += [f"Note: {_one_line(note)}" for note in result.notes]
-    lines += [UNTRUSTED_NOTE, f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>"]
-    if result.redirected:
-        lines.append(f"Address: {_one_line(neutralise_markers(result.url))}")
+    lines = [
+        f"Page {_page_address(result)} ({result.content_type}; "
+        f"characters {result.start}–{end} of {result.total_chars})",
+        *_provenance(result),
+        UNTRUSTED_NOTE,
+        f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>",
+        *_fenced_address(result),
+    ]
     if result.title:
         lines.append(f"Title: {_one_line(neutralise_markers(result.title))}")
         lines.append("")
@@ -166,18 +161,16 @@ def _render_passages(result: FetchResult, *, max_chars: int | None, nonce: str) 
     count = len(result.passages)
     share = f"{covered / result.total_chars:.0%}" if result.total_chars else "0%"
     lines = [
-        f"Page {result.url} ({result.content_type}; {result.total_chars} characters)",
+        f"Page {_page_address(result)} ({result.content_type}; {result.total_chars} characters)",
         f"Question: {_quote(result.query or '')}",
         f"The {count} passage{'s' if count != 1 else ''} below answer{'s' if count == 1 else ''} it best: "
         f"{covered} of the page's {result.total_chars} characters ({share}), in page order, each headed by "
         "the headings above it and where it lies in the page's text.",
+        *_provenance(result),
+        UNTRUSTED_NOTE,
+        f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>",
+        *_fenced_address(result),
     ]
-    if result.rewritten:
-        lines.append(f"Asked for {result.requested_url}; read the address above instead.")
-    if result.published:
-        lines.append(f"Published: {result.published}")
-    lines += [f"Note: {_one_line(note)}" for note in result.notes]
-    lines += [UNTRUSTED_NOTE, f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>"]
     if result.title:
         lines += [f"Title: {_one_line(neutralise_markers(result.title))}", ""]
     for passage in result.passages:
@@ -196,6 +189,31 @@ def _render_passages(result: FetchResult, *, max_chars: int | None, nonce: str) 
         f"to read the whole page from the top, call {FETCH_TOOL} with {json.dumps(whole, ensure_ascii=False)}."
     )
     return "\n".join(lines)
+
+
+# Outside the markers stands only what the model or llmweb chose. After a redirect the site
+# chose the address, path and all, so the page line names the address asked for and the one
+# the site sent the fetch to is the first line between the markers.
+
+
+def _page_address(result: FetchResult) -> str:
+    return result.requested_url if result.redirected else result.url
+
+
+def _provenance(result: FetchResult) -> list[str]:
+    """The lines between the page line and the markers: how the address came about, date, notes."""
+    lines = []
+    if result.redirected:
+        lines.append("The site redirected; the address it ended at is the first line between the markers.")
+    elif result.rewritten:
+        lines.append(f"Asked for {result.requested_url}; read the address above instead.")
+    if result.published and _ISO_DATE.fullmatch(result.published):
+        lines.append(f"Published: {result.published}")
+    return lines + [f"Note: {_one_line(note)}" for note in result.notes]
+
+
+def _fenced_address(result: FetchResult) -> list[str]:
+    return [f"Address: {_one_line(neutralise_markers(result.url))}"] if result.redirected else []
 
 
 def neutralise_markers(text: str) -> str:
