@@ -30,23 +30,19 @@ import sys
 from datetime import date
 from typing import Any, NoReturn
 
-from llmweb import config, doctor
+from llmweb import config, doctor, exits, mcp_server
 from llmweb.arguments import validate_arguments
 from llmweb.errors import InvalidInput, LlmwebError
 from llmweb.fetch import FetchRequest, web_fetch
+from llmweb.mcp_server import add_mcp_arguments
 from llmweb.render import error_object, render_error, render_fetch, render_search
 from llmweb.search import validate_request, web_search
-
-EXIT_OK = 0
-EXIT_NOTHING_FOUND = 1
-EXIT_FAILED = 2
-EXIT_USAGE = 64  # sysexits.h EX_USAGE; argparse's own 2 would read as "failed"
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(exits.USAGE, f"{self.prog}: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     search = commands.add_parser("search", help="search the web through SearXNG")
     search.add_argument("query", nargs="+", help="what to search for (several words are joined)")
     search.add_argument(
-        "--lang", help="language code such as en, en-US or pl-PL (default: the instance's, Polish)"
+        "--lang",
+        help="language code such as en, en-US or pl-PL (default: the instance's own, set in its settings.yml)",
     )
     search.add_argument("--page", type=int, default=1, help="result page, from 1")
     search.add_argument("--time-range", choices=["day", "week", "month", "year"])
@@ -84,51 +81,22 @@ def build_parser() -> argparse.ArgumentParser:
         "mcp", help="serve web_search and web_fetch over MCP (stdio, or HTTP with --http)"
     )
     add_mcp_arguments(mcp)
-    _add_searxng_url(mcp)
 
     doctor = commands.add_parser("doctor", help="check that SearXNG, its JSON API and the Brave key work")
     _add_searxng_url(doctor)
     return parser
 
 
-def add_mcp_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT (path /mcp) instead of stdio"
-    )
-    parser.add_argument(
-        "--host",
-        default=config.DEFAULT_MCP_HOST,
-        help=f"address to bind with --http (default {config.DEFAULT_MCP_HOST}, loopback only)",
-    )
-    parser.add_argument(
-        "--allow-host",
-        action="append",
-        metavar="NAME",
-        help="with --http: another host name or address clients use to reach the server (repeatable); "
-        "requests naming any other host are refused",
-    )
-
-
 def _add_searxng_url(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--searxng-url", help="SearXNG's address (default: LLMWEB_SEARXNG_URL or http://127.0.0.1:8888)"
-    )
+    parser.add_argument("--searxng-url", help=config.SEARXNG_URL_HELP)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "mcp":
-        try:  # the MCP SDK is an extra, and costs half a second to import; only mcp needs it
-            from llmweb import mcp_server
-        except ModuleNotFoundError as exc:
-            print(
-                f"llmweb mcp needs the MCP SDK ({exc.name} is missing): pip install 'llmweb[mcp]'",
-                file=sys.stderr,
-            )
-            return EXIT_FAILED
         return mcp_server.run(args)
     if args.command == "doctor":
-        return EXIT_OK if doctor.run(args.searxng_url or config.searxng_url()) == 0 else EXIT_FAILED
+        return exits.OK if doctor.run(args.searxng_url or config.searxng_url()) == 0 else exits.FAILED
     try:
         return run_search(args) if args.command == "search" else run_fetch(args)
     except LlmwebError as exc:
@@ -136,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             _print_json(error_object(exc))
         else:
             print(render_error(exc), file=sys.stderr)
-        return EXIT_USAGE if isinstance(exc, InvalidInput) else EXIT_FAILED
+        return exits.USAGE if isinstance(exc, InvalidInput) else exits.FAILED
 
 
 def run_search(args: argparse.Namespace) -> int:
@@ -153,7 +121,7 @@ def run_search(args: argparse.Namespace) -> int:
         _print_json(response.model_dump(mode="json"))
     else:
         print(render_search(response, today=date.today(), request=request))
-    return EXIT_OK if response.results else EXIT_NOTHING_FOUND
+    return exits.OK if response.results else exits.NOTHING_FOUND
 
 
 def run_fetch(args: argparse.Namespace) -> int:
@@ -165,7 +133,7 @@ def run_fetch(args: argparse.Namespace) -> int:
         _print_json(result.model_dump(mode="json"))
     else:
         print(render_fetch(result, max_chars=request.max_chars))
-    return EXIT_OK
+    return exits.OK
 
 
 def _print_json(value: Any) -> None:

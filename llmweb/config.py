@@ -6,6 +6,7 @@ import os
 
 DEFAULT_SEARXNG_URL = "http://127.0.0.1:8888"  # where scripts/serve and docker compose listen
 DEFAULT_MCP_HOST = "127.0.0.1"  # the MCP server's HTTP transport: loopback unless asked otherwise
+SEARXNG_URL_HELP = f"SearXNG's address (default: LLMWEB_SEARXNG_URL or {DEFAULT_SEARXNG_URL})"
 
 
 def searxng_url() -> str:

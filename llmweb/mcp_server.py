@@ -28,33 +28,54 @@ import ipaddress
 import sys
 from collections.abc import Sequence
 from importlib.metadata import version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anyio
-import anyio.to_thread
-from mcp.server import Server, ServerRequestContext
-from mcp.server.stdio import stdio_server
-from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import (
-    CallToolRequestParams,
-    CallToolResult,
-    ListToolsResult,
-    PaginatedRequestParams,
-    TextContent,
-    Tool,
-)
-
-from llmweb import config
-from llmweb.cli import EXIT_USAGE
+from llmweb import config, exits
 from llmweb.prompt import SYSTEM_PROMPT
 from llmweb.tools import answer_tool_call, tool_definitions
+
+# The SDK is the mcp extra, and costs half a second to import: it is imported only to serve,
+# so the llmweb command's other subcommands start without it.
+if TYPE_CHECKING:
+    from mcp.server import Server
+    from mcp.server.transport_security import TransportSecuritySettings
 
 DEFAULT_HOST = config.DEFAULT_MCP_HOST
 HTTP_PATH = "/mcp"
 
 
+def add_mcp_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``llmweb mcp`` and ``python -m llmweb.mcp_server``."""
+    parser.add_argument(
+        "--http", type=int, metavar="PORT", help="serve streamable HTTP on PORT (path /mcp) instead of stdio"
+    )
+    parser.add_argument(
+        "--host",
+        default=config.DEFAULT_MCP_HOST,
+        help=f"address to bind with --http (default {config.DEFAULT_MCP_HOST}, loopback only)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        help="with --http: another host name or address clients use to reach the server (repeatable); "
+        "requests naming any other host are refused",
+    )
+    parser.add_argument("--searxng-url", help=config.SEARXNG_URL_HELP)
+
+
 def build_server(*, searxng_url: str | None = None, allow: str | None = None) -> Server[Any]:
     """The MCP server; ``searxng_url`` and ``allow`` default to the environment at each call."""
+    import anyio.to_thread
+    from mcp.server import Server, ServerRequestContext
+    from mcp_types import (
+        CallToolRequestParams,
+        CallToolResult,
+        ListToolsResult,
+        PaginatedRequestParams,
+        TextContent,
+        Tool,
+    )
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
@@ -84,6 +105,8 @@ def build_server(*, searxng_url: str | None = None, allow: str | None = None) ->
 
 
 async def serve_stdio(server: Server[Any]) -> None:
+    from mcp.server.stdio import stdio_server
+
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
@@ -104,6 +127,8 @@ def request_guard(host: str, port: int, allow_hosts: Sequence[str] = ()) -> Tran
     """The Host and Origin values a request may carry: the bound address, ``allow_hosts``, and
     for a loopback bind the name localhost. The SDK switches its own guard on only for the
     exact strings 127.0.0.1, localhost and ::1; this one is on for every bind."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
     names = [] if _is_every_address(host) else [_url_host(host)]
     if _is_loopback(host):
         names += ["localhost", "127.0.0.1", "[::1]"] if host == "localhost" else ["localhost"]
@@ -119,7 +144,16 @@ def request_guard(host: str, port: int, allow_hosts: Sequence[str] = ()) -> Tran
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until stdin closes (stdio) or the process is interrupted (HTTP)."""
+    """Serve until stdin closes (stdio) or the process is interrupted (HTTP); the exit code."""
+    try:
+        import anyio
+        import mcp  # noqa: F401 - only to say clearly when the extra is missing
+    except ModuleNotFoundError as exc:
+        print(
+            f"llmweb mcp needs the MCP SDK ({exc.name} is missing): pip install 'llmweb[mcp]'",
+            file=sys.stderr,
+        )
+        return exits.FAILED
     server = build_server(searxng_url=args.searxng_url)
     if args.http is None:
         anyio.run(serve_stdio, server)
@@ -132,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
             "(e.g. --allow-host 192.168.1.5 --allow-host pc.lan), or bind one address with --host.",
             file=sys.stderr,
         )
-        return EXIT_USAGE
+        return exits.USAGE
     if not _is_loopback(args.host):
         names = ", ".join(request_guard(args.host, args.http, allow_hosts).allowed_hosts)
         print(
@@ -174,12 +208,7 @@ def _url_host(host: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m llmweb.mcp_server", description=__doc__.splitlines()[0])
-    from llmweb.cli import add_mcp_arguments  # one definition of the options for both entry points
-
     add_mcp_arguments(parser)
-    parser.add_argument(
-        "--searxng-url", help="SearXNG's address (default: LLMWEB_SEARXNG_URL or http://127.0.0.1:8888)"
-    )
     return run(parser.parse_args(argv))
 
 

@@ -49,11 +49,7 @@ def render_search(response: SearchResponse, *, today: date, request: SearchReque
     ]
     for number, result in enumerate(response.results, 1):
         lines += ["", *_render_result(number, result)]
-    lines.append("")
-    if response.failed_engines:
-        lines.append(f"Note: {_failed_engines(response.failed_engines)}, so results may be missing.")
-    if response.corrections:
-        lines.append("Did you mean: " + "; ".join(response.corrections) + "?")
+    lines += ["", *_caveats(response)]
     if response.more_on_page:
         # SearXNG pages hold about 20 results; a later page starts after all of them.
         everything = _search_arguments(
@@ -77,11 +73,7 @@ def _render_nothing_found(response: SearchResponse, query: str, today: date) -> 
             f"No results for {query} (today is {today.isoformat()}). The search worked, but nothing "
             "matched: try other or fewer words, or another language (language='en')."
         )
-    lines = [first]
-    if response.failed_engines:
-        lines.append(f"Note: {_failed_engines(response.failed_engines)}, so results may be missing.")
-    if response.corrections:
-        lines.append("Did you mean: " + "; ".join(response.corrections) + "?")
+    lines = [first, *_caveats(response)]
     if response.suggestions:
         lines.append("Related searches: " + "; ".join(response.suggestions[:_SUGGESTIONS_SHOWN]) + ".")
     return "\n".join(lines)
@@ -95,6 +87,16 @@ def _render_result(number: int, result: SearchResult) -> list[str]:
         content = f"{result.published.isoformat()} — {content}" if content else result.published.isoformat()
     if content:
         lines.append(f"   {content}")
+    return lines
+
+
+def _caveats(response: SearchResponse) -> list[str]:
+    """Engines that could not answer, and SearXNG's spelling corrections."""
+    lines = []
+    if response.failed_engines:
+        lines.append(f"Note: {_failed_engines(response.failed_engines)}, so results may be missing.")
+    if response.corrections:
+        lines.append("Did you mean: " + "; ".join(response.corrections) + "?")
     return lines
 
 
@@ -137,9 +139,7 @@ def render_fetch(result: FetchResult, *, max_chars: int | None = None, nonce: st
         f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>",
         *_fenced_address(result),
     ]
-    if result.title:
-        lines.append(f"Title: {_one_line(neutralise_markers(result.title))}")
-        lines.append("")
+    lines += _title(result)
     lines.append(neutralise_markers(result.text).strip("\n"))
     lines.append(f"<<<END UNTRUSTED PAGE TEXT {nonce}>>>")
     if result.next_start is not None:
@@ -153,6 +153,11 @@ def render_fetch(result: FetchResult, *, max_chars: int | None = None, nonce: st
     elif result.start > 0:
         lines.append(f"End of the text ({result.total_chars} characters).")
     return "\n".join(lines)
+
+
+def _title(result: FetchResult) -> list[str]:
+    """The page's title as the first fenced line (the page wrote it), then a blank line."""
+    return [f"Title: {_one_line(neutralise_markers(result.title))}", ""] if result.title else []
 
 
 def _render_passages(result: FetchResult, *, max_chars: int | None, nonce: str) -> str:
@@ -171,8 +176,7 @@ def _render_passages(result: FetchResult, *, max_chars: int | None, nonce: str) 
         f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>",
         *_fenced_address(result),
     ]
-    if result.title:
-        lines += [f"Title: {_one_line(neutralise_markers(result.title))}", ""]
+    lines += _title(result)
     for passage in result.passages:
         place = " › ".join(_one_line(h) for h in passage.headings)
         label = f"--- characters {passage.start}–{passage.end}{' (best match)' if passage.rank == 1 else ''}"

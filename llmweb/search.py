@@ -91,7 +91,7 @@ class SearchRequest(BaseModel):
         default=None,
         description=(
             "Language of the results: a code such as 'en', 'en-US', 'de' or 'pl-PL'. "
-            "Leave empty for the instance's default (Polish); use 'en' for technical documentation."
+            "Leave empty for the instance's own language (the household's); use 'en' for technical documentation."
         ),
     )
     max_results: int = Field(default=10, description="How many results to return (1–100).")

@@ -40,7 +40,8 @@ SEARCH_SPEC = ToolSpec(
     SEARCH_TOOL,
     "Search the web. Returns numbered results, each with a title, an address (URL) and a snippet "
     "that starts with its publication date when known; the answer states today's date. Searches in "
-    "Polish unless language is set: use language='en' for technical documentation and programming. "
+    "the instance's own language (the household's) unless language is set: use language='en' for "
+    "technical documentation and programming. "
     "When the snippets are cut off, disagree or lack the fact you need, read the page with web_fetch; "
     "for a long page (documentation, a manual) give web_fetch your question as query to get only the "
     "passages that answer it.",
