@@ -185,8 +185,9 @@ class CaseResult:
 
     @property
     def tree_grown_mb(self) -> float:
-        """The process tree's growth, the extraction worker included."""
-        return (self.tree_peak_kib - self.tree_baseline_kib) / 1024
+        """The process tree's growth, the extraction worker included: sampled every 10 ms, and at
+        least this process's own growth, whose exact peak a short spike cannot hide."""
+        return max((self.tree_peak_kib - self.tree_baseline_kib) / 1024, self.grown_mb)
 
     def outcome(self) -> str:
         return f"text, {self.total_chars:,} characters" if self.ok else f"{self.error}: {self.message[:220]}"

@@ -277,9 +277,9 @@ def serve() -> None:
         ceiling = _limit_memory(start_size + memory) if start_size else None
         outcome, value = _run_job(function, args, ceiling)
         del args
-        _give_back_memory()
-        grown = _status_bytes("VmRSS") - start_resident
-        retiring = outcome == "memory" or grown > limits.EXTRACT_WORKER_RETIRE_BYTES
+        retiring = outcome == "memory" or not _give_back_memory(
+            start_resident + limits.EXTRACT_WORKER_RETIRE_BYTES
+        )
         answer = _dump(outcome, value, retiring)
         del value
         _write_blocking(answers, _FRAME.pack(len(answer)))
@@ -309,13 +309,20 @@ def _dump(outcome: str, value: Any, retiring: bool) -> bytes:
         return pickle.dumps(("raised", error, retiring))
 
 
-def _give_back_memory() -> None:
-    """Return what the job freed to the system: glibc keeps freed memory for reuse, and a 5 MB
-    page left a worker 110 MB bigger, of which malloc_trim gives back all but about 15."""
-    gc.collect()
+def _give_back_memory(resident: int) -> bool:
+    """Return what the job freed to the system, and say whether the worker is back under
+    ``resident`` bytes. glibc keeps freed memory for reuse: a 5 MB page left a worker 110 MB
+    bigger, of which malloc_trim gives back all but about 15. A full garbage collection
+    costs 12 ms, so it runs only when trimming alone was not enough."""
     trim = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc only
-    if trim is not None:
-        trim(0)
+    for collect in (False, True):
+        if collect:
+            gc.collect()
+        if trim is not None:
+            trim(0)
+        if _status_bytes("VmRSS") <= resident:
+            return True
+    return False
 
 
 def _limit_memory(ceiling: int) -> int:
