@@ -20,17 +20,18 @@ MAX_PDF_PAGES = 50
 # --- the work after the download ------------------------------------------------------
 # The byte cap bounds what is downloaded, not what parsing it costs: 5 MB of `<td>x` is
 # 950,000 table cells, which trafilatura needed 37 s and 1.6 GB for. Extraction costs
-# roughly 20-60 µs and 2-5 KB per element here (more for links and cells), so each cap
-# below is set where a page made of nothing else still extracts in a few seconds and
-# about 150-250 MB, and well above what the largest real pages we measured hold.
-# They are counted in the text before parsing (see :mod:`.workload`), so a page over
-# one is refused in milliseconds with a message that names it.
+# roughly 20-90 µs and 2-5 KB per element on this 2-core machine, more for some kinds, so
+# each cap below is set where a page made of nothing else still extracts in seconds and
+# under the memory ceiling, and well above what real pages hold (the most in any of the
+# 2,096 pages of Python's and Rust's manuals the docs bench unpacks). They are counted in
+# the text before parsing (:mod:`.workload`), so a page over one is refused in milliseconds
+# with a message that names it; the worker's deadline and memory ceiling bound the rest.
 
 MAX_ELEMENTS = 100_000
 """HTML elements (start tags outside scripts, styles and comments). The largest real page
-measured, rustdoc's 3.3 MB std::num::Wrapping, has 56,000 and extracts in 3 s and 130 MB; a
-page of 80,000 bare <div>s took 5 s and 145 MB, of 80,000 <p>s 20 s (trafilatura slows
-down faster than linearly), so past 100,000 only the deadline would end the work."""
+measured, rustdoc's 3.3 MB std::num::Wrapping, has 56,000 and extracts in 3 s and 175 MB; a
+page of 80,000 bare <div>s took 5 s and 145 MB, of 80,000 <span>s 7.5 s and 225 MB. Past
+100,000 the deadline or the memory ceiling would end the work instead of an answer."""
 
 MAX_PARAGRAPHS = 25_000
 """<p> elements. trafilatura asks libxml2 for ``//p//text()``, which merges one node set per
@@ -42,8 +43,9 @@ MAX_ATTRIBUTES = 500
 10,000 took 0.7 s to parse, 40,000 24 s. Real elements carry a few dozen at most."""
 
 MAX_TABLE_CELLS = 50_000
-"""Table cells (<td>, <th>). 100,000 cells took 4.5 s and 230 MB; a Wikipedia list with
-2,000 rows of ten columns has 20,000. Bigger tables are data: a CSV or an API serves them."""
+"""Table cells (<td>, <th>). 100,000 cells took 4.5 s and 230 MB; the manuals hold at most
+549 a page, a list of 2,000 rows of ten columns 20,000. Bigger tables are data: a CSV or an
+API serves them better."""
 
 MAX_LINKS = 30_000
 """Links (<a>). Each costs trafilatura about 5 KB (its link-density checks): 40,000 took
@@ -76,18 +78,18 @@ a flate bomb, and no stream whose text we read is near this."""
 
 EXTRACT_MEMORY_BYTES = 224 * 1024 * 1024
 """Address space a worker may grow by while it turns one body into text (its RLIMIT_AS, set
-above its size after the imports). The 5 MB article page needs about 130 MB; the fetch's
-whole process tree should stay under 256 MB above rest, and the parent holds the body and
-its text (a few copies of at most 5 MB) beside the worker."""
+above its size after the imports). The 5 MB article page needs about 135 MB, the Wrapping
+page above 175 MB; the fetch's whole process tree should stay under 256 MB above rest, and
+the parent holds the body and its text (a few copies of at most 5 MB) beside the worker."""
 
 EXTRACT_WORKERS = 2
 """Worker processes extracting at once (and kept warm between calls). Extraction is CPU
 work: more workers than cores only share the same cores, and each may use the memory above."""
 
 EXTRACT_WORKER_RETIRE_BYTES = 64 * 1024 * 1024
-"""A worker whose resident memory grew by more than this over its jobs (malloc keeps what a
-big page freed) exits after its answer and a fresh one takes its place, so an idle worker
-stays small and every job has its full memory ceiling."""
+"""A worker still this much bigger than at its start after a job, once it has given freed
+memory back, exits after its answer and the next call starts a fresh one: an idle worker
+stays small (about 70 MB), and every job has its full memory ceiling."""
 
 MIN_TEXT_CHARS = 200
 """Below this much extracted text an HTML page is treated as a JavaScript shell."""
