@@ -114,13 +114,17 @@ class _Worker:
 
     def _cause_of_death(self) -> Exception:
         try:
-            code = self.process.wait(timeout=5)
+            code = self.process.wait(timeout=1)
         except subprocess.TimeoutExpired:  # closed its end but lives on: treat as stuck
             return OutOfTime()
-        # SIGXCPU: its CPU budget, which is the deadline. Anything else (SIGKILL from the
-        # kernel's OOM killer, SIGSEGV/SIGABRT from a C library that failed to allocate,
-        # an exit from a failed MemoryError handler) is most likely memory.
-        return OutOfTime() if code == -signal.SIGXCPU else OutOfMemory()
+        if code == -signal.SIGXCPU:  # its CPU budget, which is the deadline
+            return OutOfTime()
+        if code < 0:
+            # SIGKILL from the kernel's OOM killer, SIGSEGV or SIGABRT from a C library that
+            # failed to allocate under the ceiling: most likely memory
+            return OutOfMemory()
+        # an exit of its own before answering: it could not start (its error is on stderr)
+        return RuntimeError(f"the extraction worker exited with code {code}; its error is on stderr")
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -221,12 +225,22 @@ class _Pool:
         worker.kill() if kill else worker.retire()
 
 
+def _wait(fd: int, event: int, end: float) -> None:
+    """Until ``fd`` is ready for ``event`` (POLLIN, POLLOUT), or OutOfTime at ``end``.
+
+    poll, not select: select cannot watch a descriptor numbered past 1023, which a busy
+    server's pipes can be."""
+    poller = select.poll()
+    poller.register(fd, event)
+    remaining = end - time.monotonic()
+    if remaining <= 0 or not poller.poll(remaining * 1000):
+        raise OutOfTime
+
+
 def _write(fd: int, data: bytes, end: float) -> None:
     view = memoryview(data)
     while view:
-        remaining = end - time.monotonic()
-        if remaining <= 0 or not select.select([], [fd], [], remaining)[1]:
-            raise OutOfTime
+        _wait(fd, select.POLLOUT, end)
         try:
             written = os.write(fd, view[:_PIPE_CHUNK])
         except BlockingIOError:
@@ -239,9 +253,7 @@ def _read_exactly(fd: int, size: int, end: float | None) -> bytearray | None:
     buffer = bytearray()
     while len(buffer) < size:
         if end is not None:
-            remaining = end - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-                raise OutOfTime
+            _wait(fd, select.POLLIN, end)
         chunk = os.read(fd, min(size - len(buffer), _PIPE_CHUNK))
         if not chunk:
             return None
@@ -263,7 +275,13 @@ def serve() -> None:
     """The worker's loop: read a job, run it within the limits, answer; until end of input."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; it then kills us
     jobs, answers = os.dup(0), os.dup(1)
-    os.dup2(2, 1)  # a library that prints writes to stderr, not into the answers
+    # a library that reads stdin or prints must not touch the jobs or the answers
+    nothing = os.open(os.devnull, os.O_RDWR)
+    os.dup2(nothing, 0)
+    try:
+        os.dup2(2, 1)  # prints go where the parent's errors go
+    except OSError:  # the parent runs without stderr
+        os.dup2(nothing, 1)
     importlib.import_module(_PRELOAD)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a worker ended by a limit leaves no core file
     start_size, start_resident = _status_bytes("VmSize"), _status_bytes("VmRSS")
