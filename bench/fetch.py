@@ -256,6 +256,7 @@ def run(workdir: Path) -> PartResult:
 
     rows: list[tuple[object, ...]] = []
     methods = ""
+    hostile_results: list[CaseResult] = []
     with serving(routes) as base:
         for case in [*cases, *hostile_cases]:
             got = run_case(base, case)
@@ -271,6 +272,10 @@ def run(workdir: Path) -> PartResult:
             part.say(f"{case.label}: {got.outcome()[:80]}, {timing}, +{got.tree_grown_mb:.1f} MB")
             if case in hostile_cases:
                 part.targets.append(_hostile_target(case, got))
+                hostile_results.append(got)
+            elif case.path == "/page-5m":
+                part.figure("page_5mb_seconds", median(got.seconds))
+                part.figure("page_5mb_peak_mb", got.tree_grown_mb)
             elif case.refusals is not None:
                 refused = not got.ok and got.error in case.refusals
                 part.targets.append(
@@ -281,6 +286,12 @@ def run(workdir: Path) -> PartResult:
                         refused and got.tree_grown_mb < MEMORY_TARGET_MB,
                     )
                 )
+    part.figure("hostile_slowest_seconds", max(max(got.seconds) for got in hostile_results))
+    part.figure("hostile_peak_mb", max(got.tree_grown_mb for got in hostile_results))
+    part.figure(
+        "hostile_not_refused",
+        sum(not _refused(case, got) for got, case in zip(hostile_results, hostile_cases, strict=True)),
+    )
     part.add(
         "A threaded HTTP server on 127.0.0.1 serves each body; each case is a fresh Python process calling "
         "`web_fetch(url)` with LLMWEB_FETCH_ALLOW=127.0.0.1. Peak memory = the peak resident size during the "
@@ -312,10 +323,14 @@ def run(workdir: Path) -> PartResult:
     return part
 
 
+def _refused(case: Case, got: CaseResult) -> bool:
+    return not got.ok and got.error in (case.refusals or ())
+
+
 def _hostile_target(case: Case, got: CaseResult) -> Target:
     refusals = case.refusals or ()
     seconds = max(got.seconds)
-    ended = not got.ok and got.error in refusals
+    ended = _refused(case, got)
     return Target(
         f"{case.label}: ends within the deadline, bounded memory",
         f"{' or '.join(refusals)}, ≤ {limits.TIMEOUT_SECONDS + STOP_SECONDS:g} s, < {HOSTILE_MEMORY_TARGET_MB} MB",
