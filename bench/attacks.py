@@ -1,10 +1,15 @@
 """Hostile and ordinary pages on one loopback server, and 50 web_fetch calls at once against it.
 
-Shared by tests/test_reliability_fetch.py and ``scripts/bench reliability``. Every
-address involved is on 127.0.0.0/8: the "private" targets of the redirects are other
-loopback forms (127.0.0.2, its decimal form, an IPv4-mapped IPv6 form), refused because
-only 127.0.0.1 is allowed. Host names that are no host names (punycode that does not
-decode, labels over 63 characters) are refused before anything resolves them.
+Shared by tests/test_reliability_fetch.py, tests/test_fetch_workload.py, ``scripts/bench
+reliability`` and ``scripts/bench fetch``. Every address involved is on 127.0.0.0/8: the
+"private" targets of the redirects are other loopback forms (127.0.0.2, its decimal form, an
+IPv4-mapped IPv6 form), refused because only 127.0.0.1 is allowed. Host names that are no
+host names (punycode that does not decode, labels over 63 characters) are refused before
+anything resolves them.
+
+The hostile bodies (:data:`HOSTILE`) are small downloads that are expensive to read: each
+once took tens of seconds to minutes and hundreds of MB after the download had ended. Each
+is built by repeating a short piece, so even the 30 MB of one-byte chunks costs nothing to make.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from llmweb.errors import (
     UnsupportedContent,
     UpstreamStatus,
 )
-from llmweb.fetch import web_fetch
+from llmweb.fetch import limits, web_fetch
 from llmweb.render import render_error, render_fetch
 
 BOMB_DECODED_BYTES = 1 << 30  # 1 GiB of zeros, about 1 MB gzip-compressed
@@ -82,11 +87,154 @@ def gzip_bomb(decoded_bytes: int = BOMB_DECODED_BYTES) -> bytes:
     return b"".join(parts)
 
 
+# --- hostile bodies: a small download, an expensive read ---------------------------------
+
+
+def table_page(cells: int) -> bytes:
+    """One table of ``cells`` bare cells: 950,000 of them fit in 4.8 MB."""
+    return b"<!doctype html><html><body><table><tr>" + b"<td>x" * cells + b"</table></body></html>"
+
+
+def link_page(links: int) -> bytes:
+    """A paragraph of ``links`` links: 150,000 in 2.9 MB."""
+    return b"<!doctype html><html><body><p>" + b'<a href="/p">x</a>\n' * links + b"</p></body></html>"
+
+
+def code_block_page(blocks: int) -> bytes:
+    """An article of ``blocks`` one-line code blocks: 60,000 in 1 MB."""
+    return (
+        b"<!doctype html><html><body><article>" + b"<pre>x = 1</pre>\n" * blocks + b"</article></body></html>"
+    )
+
+
+def paragraph_page(paragraphs: int) -> bytes:
+    """An article of ``paragraphs`` short paragraphs: 90,000 in 1.9 MB."""
+    return (
+        b"<!doctype html><html><body><article>"
+        + b"<p>A short line.</p>\n" * paragraphs
+        + b"</article></body></html>"
+    )
+
+
+def attribute_page(attributes: int) -> bytes:
+    """One paragraph with ``attributes`` distinct attributes: 400,000 in 4 MB."""
+    names = b"".join(b" a%d=b" % i for i in range(attributes))
+    return b"<!doctype html><html><body><p" + names + b">Text.</p></body></html>"
+
+
+TEXT_LINE = b"BT /F1 12 Tf 72 712 Td (Hello world) Tj ET\n"
+"""A PDF content-stream line that draws text: 5 operations in 43 bytes."""
+
+
+def content_stream(line: bytes, size: int) -> bytes:
+    """``line`` repeated to about ``size`` bytes, deflated 64 KB at a time, never whole."""
+    per_piece = max(1, 65536 // len(line))
+    packer = zlib.compressobj(9)
+    parts = []
+    for start in range(0, max(1, size // len(line)), per_piece):
+        parts.append(packer.compress(line * min(per_piece, size // len(line) - start)))
+    return b"".join([*parts, packer.flush()])
+
+
+def pdf_document(streams: list[bytes], pages: list[int]) -> bytes:
+    """A PDF whose page ``i`` draws the deflated content stream ``streams[pages[i]]``; pages
+    may share a stream, as they may in a real file."""
+    first_stream, first_page = 4, 4 + len(streams)
+    kids = " ".join(f"{first_page + i} 0 R" for i in range(len(pages)))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        *(b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(s), s) for s in streams),
+        *(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+            b"/Contents %d 0 R >>" % (first_stream + index)
+            for index in pages
+        ),
+    ]
+    pdf = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(pdf))
+        pdf += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(pdf)
+    pdf += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    pdf += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    pdf += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(pdf)
+
+
+def shared_stream_pdf(pages: int, stream_bytes: int) -> bytes:
+    """``pages`` pages that all draw one text content stream of about ``stream_bytes``: 50 pages
+    sharing 3.9 MB of drawing instructions are a file of about 20 KB."""
+    return pdf_document([content_stream(TEXT_LINE, stream_bytes)], [0] * pages)
+
+
+def one_byte_chunks(size: int) -> bytes:
+    """The wire form of a chunked body of ``size`` bytes sent one byte per chunk (6 bytes each)."""
+    return b"1\r\nx\r\n" * size + b"0\r\n\r\n"
+
+
+@dataclass(frozen=True)
+class Hostile:
+    name: str  # served at /hostile/<name>
+    label: str
+    content_type: str
+    body: bytes
+    outcomes: tuple[type[LlmwebError], ...]  # how web_fetch must end
+    chunked: bool = False  # ``body`` is already chunk-framed
+
+
+def hostile_bodies() -> list[Hostile]:
+    """The bodies of issue 10, part 2, as they were measured: each ended in tens of seconds
+    to minutes, some past 1 GB, before the work after the download was bounded."""
+    pdf = shared_stream_pdf(50, 3_900_000)
+    cap = limits.MAX_BYTES
+    return [
+        Hostile("table", "4.8 MB <table> with 950,000 cells", "text/html", table_page(950_000), (TooLarge,)),
+        Hostile("links", "150,000 links (2.9 MB)", "text/html", link_page(150_000), (TooLarge,)),
+        Hostile("pre-60k", "60,000 <pre> blocks (1 MB)", "text/html", code_block_page(60_000), (TooLarge,)),
+        Hostile(
+            "pre-120k", "120,000 <pre> blocks (2 MB)", "text/html", code_block_page(120_000), (TooLarge,)
+        ),
+        # found while bounding the rows above: libxml2's work grows with the square of these
+        Hostile("paragraphs", "90,000 paragraphs (1.9 MB)", "text/html", paragraph_page(90_000), (TooLarge,)),
+        Hostile(
+            "attributes",
+            "one element with 400,000 attributes (4 MB)",
+            "text/html",
+            attribute_page(400_000),
+            (TooLarge,),
+        ),
+        Hostile(
+            "pdf",
+            f"{len(pdf) / 1000:.0f} KB PDF, 50 pages sharing one 3.9 MB content stream",
+            "application/pdf",
+            pdf,
+            (TooLarge,),
+        ),
+        # h11 parses about 65,000 chunks a second here, so the deadline usually ends it first
+        Hostile(
+            "chunks",
+            f"{cap / 1e6:.0f} MB body (past the cap) in 1-byte chunks",
+            "text/plain",
+            one_byte_chunks(cap + 1),
+            (Timeout, TooLarge),
+            chunked=True,
+        ),
+    ]
+
+
+HOSTILE = hostile_bodies()
+"""Built once at import; about 45 MB, most of it the chunked body's framing."""
+
+
 class AttackServer:
     """Ordinary articles, oversized and bombed bodies, tricklers and redirects into refused places."""
 
     def __init__(self, bomb_bytes: int = BOMB_DECODED_BYTES) -> None:
         self.bomb = gzip_bomb(bomb_bytes)
+        self.hostile = {hostile.name: hostile for hostile in HOSTILE}
         self.stop = threading.Event()
         owner = self
 
@@ -125,6 +273,8 @@ class AttackServer:
                 self._fence(h, path.removeprefix("/fence/"))
             elif path.startswith("/charset/"):
                 self._charset(h, path.removeprefix("/charset/"))
+            elif path.startswith("/hostile/"):
+                self._send_hostile(h, self.hostile[path.removeprefix("/hostile/")])
             elif path.startswith("/chain/"):
                 hop = int(path.rsplit("/", 1)[1])
                 self._send(h, 302, b"", "text/plain", {"Location": f"/chain/{hop + 1}"})
@@ -190,6 +340,17 @@ class AttackServer:
         h.wfile.write(body)
 
     @staticmethod
+    def _send_hostile(h: BaseHTTPRequestHandler, hostile: Hostile) -> None:
+        if not hostile.chunked:
+            AttackServer._send(h, 200, hostile.body, hostile.content_type)
+            return
+        h.send_response(200)
+        h.send_header("Content-Type", hostile.content_type)
+        h.send_header("Transfer-Encoding", "chunked")
+        h.end_headers()
+        h.wfile.write(hostile.body)
+
+    @staticmethod
     def _send_chunked(h: BaseHTTPRequestHandler, piece: bytes, count: int) -> None:
         h.send_response(200)
         h.send_header("Content-Type", "text/plain")
@@ -226,34 +387,37 @@ DIRECT_URLS = {
     "url/bad-idna": "http://xn--a-.com/",
     "url/long-label": f"http://{'a' * 64}.com/",
 }
-# What each kind of call must end in; None means the text of the article, whole (article 0
-# for every kind but "page").
-EXPECTED: dict[str, type[LlmwebError] | None] = {
+# How each kind of call must end (any of these errors); None means the text of the article,
+# whole (article 0 for every kind but "page").
+EXPECTED: dict[str, tuple[type[LlmwebError], ...] | None] = {
     "page": None,
     "charset/rot13": None,
     "charset/meta-hex": None,
-    "charset/503-rot13": UpstreamStatus,
-    "to/bad-idna": UpstreamStatus,
-    "to/long-label": UpstreamStatus,
-    "url/bad-idna": InvalidInput,
-    "url/long-label": InvalidInput,
-    "fence/js-shell": NeedsJavaScript,
-    "fence/retry-after": UpstreamStatus,
-    "fence/note-redirect": UpstreamStatus,
+    "charset/503-rot13": (UpstreamStatus,),
+    "to/bad-idna": (UpstreamStatus,),
+    "to/long-label": (UpstreamStatus,),
+    "url/bad-idna": (InvalidInput,),
+    "url/long-label": (InvalidInput,),
+    "fence/js-shell": (NeedsJavaScript,),
+    "fence/retry-after": (UpstreamStatus,),
+    "fence/note-redirect": (UpstreamStatus,),
     "fence/redirect-path": None,
-    "fence/media-type": UnsupportedContent,
-    "fence/encoding": UnsupportedContent,
-    "fence/header-name": Unreachable,
-    "big": TooLarge,
-    "bomb": TooLarge,
-    "trickle": Timeout,
-    "to/loopback2": BlockedAddress,
-    "to/decimal": BlockedAddress,
-    "to/mapped": BlockedAddress,
-    "to/localhost6": BlockedAddress,
-    "chain/0": UpstreamStatus,  # more than five hops
+    "fence/media-type": (UnsupportedContent,),
+    "fence/encoding": (UnsupportedContent,),
+    "fence/header-name": (Unreachable,),
+    "big": (TooLarge,),
+    "bomb": (TooLarge,),
+    "trickle": (Timeout,),
+    "to/loopback2": (BlockedAddress,),
+    "to/decimal": (BlockedAddress,),
+    "to/mapped": (BlockedAddress,),
+    "to/localhost6": (BlockedAddress,),
+    "chain/0": (UpstreamStatus,),  # more than five hops
+    **{f"hostile/{hostile.name}": hostile.outcomes for hostile in HOSTILE},
 }
 ATTACKS = ("to/loopback2", "to/decimal", "to/mapped", "to/localhost6")
+SLOW = ("trickle", "hostile/chunks")
+"""Kinds that only the deadline ends: they get the short one (``trickle_deadline``)."""
 
 
 @dataclass
@@ -275,6 +439,10 @@ def _rss_bytes() -> int | None:
         return None
 
 
+EVERY_KIND_CALLS = 2 * (len(EXPECTED) - 1)
+"""Calls enough for :func:`plan` to make every hostile kind once, beside as many pages."""
+
+
 def plan(calls: int) -> list[str]:
     """The kinds of ``calls`` calls: half ordinary pages, the rest every hostile kind in turn."""
     hostile = [kind for kind in EXPECTED if kind != "page"]
@@ -286,8 +454,9 @@ def run_fetch_load(
 ) -> FetchLoadReport:
     """``calls`` web_fetch calls at once, only 127.0.0.1 allowed; every outcome checked.
 
-    ``trickle_deadline`` (default ``deadline``) is the tricklers' own: a short one cuts them
-    quickly while the other calls keep room for a machine busy with 50 threads."""
+    ``trickle_deadline`` (default ``deadline``) is the one of the kinds only a deadline ends
+    (:data:`SLOW`): a short one cuts them quickly while the other calls keep room for a
+    machine busy with 50 threads."""
     report = FetchLoadReport(calls=calls)
     baseline = _rss_bytes()
     peak = baseline
@@ -304,7 +473,7 @@ def run_fetch_load(
         path = f"/page/{number}" if kind == "page" else f"/{kind}"
         url = DIRECT_URLS.get(kind, server.url + path)
         started = time.monotonic()
-        timeout = trickle_deadline or deadline if kind == "trickle" else deadline
+        timeout = trickle_deadline or deadline if kind in SLOW else deadline
         try:
             result = web_fetch(url, allow="127.0.0.1", timeout=timeout, max_chars=50_000)
         except LlmwebError as exc:
@@ -343,8 +512,9 @@ def _judge(kind: str, error: LlmwebError | None, text: str | None, number: int, 
         n = number if kind == "page" else 0
         missing = [i for i in range(12) if paragraph(n, i) not in (text or "")]
         return f"{kind} {number}: paragraphs {missing} missing" if missing else None
+    names = " or ".join(e.__name__ for e in expected)
     if error is None:
-        return f"{kind}: returned text instead of {expected.__name__}"
+        return f"{kind}: returned text instead of {names}"
     if not isinstance(error, expected):
-        return f"{kind}: {type(error).__name__} instead of {expected.__name__}: {error}"
+        return f"{kind}: {type(error).__name__} instead of {names}: {error}"
     return None

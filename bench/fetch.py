@@ -1,4 +1,5 @@
-"""Part 5: web_fetch end to end from a loopback server: time and peak memory, decompression bombs.
+"""Part 5: web_fetch end to end from a loopback server: time and peak memory, decompression
+bombs, and the hostile bodies of bench.attacks (cheap to download, once expensive to read).
 
 Each case runs in a fresh process (bench.fetch_case) with LLMWEB_FETCH_ALLOW=127.0.0.1,
 since the fetcher refuses loopback by default. The bombs are built streaming: 1 GiB of
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.attacks import HOSTILE
 from bench.report import PartResult, Target, table
 from bench.scoring import median
 from llmweb import stack
@@ -29,6 +31,9 @@ from llmweb.fetch import limits
 GIB = 1024**3
 BOMB_DECODED = GIB
 MEMORY_TARGET_MB = 100
+HOSTILE_MEMORY_TARGET_MB = 256
+STOP_SECONDS = 1.0  # after the deadline: killing the worker and saying why
+CASE_SECONDS = 300
 CHUNK = 1024**2
 
 
@@ -36,6 +41,7 @@ CHUNK = 1024**2
 class Served:
     body: bytes
     headers: tuple[tuple[str, str], ...]
+    chunked: bool = False  # the body is chunk-framed already; no Content-Length
 
 
 def article_html(size: int) -> bytes:
@@ -125,7 +131,10 @@ def _handler(routes: dict[str, Served]) -> type[http.server.BaseHTTPRequestHandl
             self.send_response(200)
             for name, value in served.headers:
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(served.body)))
+            if served.chunked:
+                self.send_header("Transfer-Encoding", "chunked")
+            else:
+                self.send_header("Content-Length", str(len(served.body)))
             self.end_headers()
             with contextlib.suppress(ConnectionError):  # the fetcher hangs up on a bomb, as it should
                 self.wfile.write(served.body)
@@ -163,24 +172,42 @@ class CaseResult:
     baseline_kib: int
     peak_kib: int
     method: str
+    tree_baseline_kib: int = 0
+    tree_peak_kib: int = 0
     total_chars: int = 0
     error: str = ""
     message: str = ""
 
     @property
     def grown_mb(self) -> float:
+        """This process's growth."""
         return (self.peak_kib - self.baseline_kib) / 1024
 
+    @property
+    def tree_grown_mb(self) -> float:
+        """The process tree's growth, the extraction worker included: sampled every 10 ms, and at
+        least this process's own growth, whose exact peak a short spike cannot hide."""
+        return max((self.tree_peak_kib - self.tree_baseline_kib) / 1024, self.grown_mb)
+
     def outcome(self) -> str:
-        return f"text, {self.total_chars:,} characters" if self.ok else f"{self.error}: {self.message[:160]}"
+        return f"text, {self.total_chars:,} characters" if self.ok else f"{self.error}: {self.message[:220]}"
 
 
 def run_case(base: str, case: Case) -> CaseResult:
     env = {**os.environ, "LLMWEB_FETCH_ALLOW": "127.0.0.1"}
     cmd = [sys.executable, "-m", "bench.fetch_case", base + case.path, base + "/warmup", str(case.repeat)]
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=stack.REPO, timeout=300)
+    try:
+        done = subprocess.run(
+            cmd, capture_output=True, text=True, env=env, cwd=stack.REPO, timeout=CASE_SECONDS
+        )
+    except subprocess.TimeoutExpired:
+        seconds = [float(CASE_SECONDS)]
+        return CaseResult(
+            False, seconds, 0, 0, "", error="did not end", message=f"stopped after {CASE_SECONDS} s"
+        )
     if done.returncode != 0:
         return CaseResult(False, [0.0], 0, 0, "", error="crashed", message=done.stderr[-300:])
+    # the last line: a library may print before it
     return CaseResult(**json.loads(done.stdout.strip().splitlines()[-1]))
 
 
@@ -219,34 +246,74 @@ def run(workdir: Path) -> PartResult:
             Case(f"brotli bomb: 1 GiB of zeros in {len(brotli) / 1e3:.1f} KB", "/bomb.br", 1, refusals)
         )
 
+    for hostile in HOSTILE:
+        headers = (("Content-Type", hostile.content_type),)
+        routes[f"/hostile/{hostile.name}"] = Served(hostile.body, headers, hostile.chunked)
+    hostile_cases = [
+        Case(hostile.label, f"/hostile/{hostile.name}", 1, tuple(e.__name__ for e in hostile.outcomes))
+        for hostile in HOSTILE
+    ]
+
     rows: list[tuple[object, ...]] = []
     methods = ""
+    hostile_results: list[CaseResult] = []
     with serving(routes) as base:
-        for case in cases:
+        for case in [*cases, *hostile_cases]:
             got = run_case(base, case)
             methods = got.method or methods
-            timing = f"{median(got.seconds) * 1000:.0f} ms (median of {case.repeat})"
-            baseline = f"{got.baseline_kib / 1024:.0f} MB"
-            rows.append((case.label, timing, baseline, f"{got.grown_mb:.1f} MB", got.outcome()))
-            part.say(f"{case.label}: {got.outcome()[:80]}, +{got.grown_mb:.1f} MB")
-            if case.refusals is not None:
+            timing = (
+                f"{median(got.seconds) * 1000:.0f} ms (median of {case.repeat})"
+                if case.repeat > 1
+                else f"{got.seconds[0]:.2f} s"
+            )
+            baseline = f"{got.tree_baseline_kib / 1024:.0f} MB"
+            grown = f"{got.tree_grown_mb:.1f} MB"
+            rows.append((case.label, timing, baseline, grown, f"{got.grown_mb:.1f} MB", got.outcome()))
+            part.say(f"{case.label}: {got.outcome()[:80]}, {timing}, +{got.tree_grown_mb:.1f} MB")
+            if case in hostile_cases:
+                part.targets.append(_hostile_target(case, got))
+                hostile_results.append(got)
+            elif case.path == "/page-5m":
+                part.figure("page_5mb_seconds", median(got.seconds))
+                part.figure("page_5mb_peak_mb", got.tree_grown_mb)
+            elif case.refusals is not None:
                 refused = not got.ok and got.error in case.refusals
                 part.targets.append(
                     Target(
                         f"{case.label.split(':')[0]}: refused, peak memory above baseline",
                         f"{' or '.join(case.refusals)}, < {MEMORY_TARGET_MB} MB",
-                        f"{got.error or 'not refused'}, {got.grown_mb:.1f} MB",
-                        refused and got.grown_mb < MEMORY_TARGET_MB,
+                        f"{got.error or 'not refused'}, {got.tree_grown_mb:.1f} MB",
+                        refused and got.tree_grown_mb < MEMORY_TARGET_MB,
                     )
                 )
+    part.figure("hostile_slowest_seconds", max(max(got.seconds) for got in hostile_results))
+    part.figure("hostile_peak_mb", max(got.tree_grown_mb for got in hostile_results))
+    part.figure(
+        "hostile_not_refused",
+        sum(not _refused(case, got) for got, case in zip(hostile_results, hostile_cases, strict=True)),
+    )
     part.add(
         "A threaded HTTP server on 127.0.0.1 serves each body; each case is a fresh Python process calling "
-        "`web_fetch(url)` with LLMWEB_FETCH_ALLOW=127.0.0.1. Peak memory = the process's peak resident size "
-        "during the calls minus its resident size after the imports and one 4 KB warm-up fetch "
-        f"(peak read as {methods or 'unknown'}). The bombs are sent with their Content-Encoding "
-        "whatever the request asked (web_fetch asks for gzip and deflate only).",
+        "`web_fetch(url)` with LLMWEB_FETCH_ALLOW=127.0.0.1. Peak memory = the peak resident size during the "
+        "calls minus the resident size after the imports and one 4 KB warm-up fetch, for the whole process "
+        "tree (this process and its extraction worker, summed every 10 ms) and, beside it, for this process "
+        f"alone (peak read as {methods or 'unknown'}). The bombs are sent with their Content-Encoding "
+        "whatever the request asked (web_fetch asks for gzip and deflate only). The hostile bodies "
+        "(bench/attacks.py) are small downloads that once took tens of seconds to minutes and hundreds of MB "
+        f"to read; each must end within the {limits.TIMEOUT_SECONDS:g} s deadline (plus {STOP_SECONDS:g} s "
+        f"to stop) and under +{HOSTILE_MEMORY_TARGET_MB} MB for the process tree.",
         "",
-        table(("case", "time", "baseline RSS", "peak above baseline", "outcome"), rows),
+        table(
+            (
+                "case",
+                "time",
+                "baseline RSS, tree",
+                "peak above baseline, tree",
+                "of it, this process",
+                "outcome",
+            ),
+            rows,
+        ),
     )
     if brotli is None:
         part.add("", "The brotli bomb was not built: the brotli package is not installed (bench extra).")
@@ -254,3 +321,21 @@ def run(workdir: Path) -> PartResult:
             Target("brotli bomb", "refused, < 100 MB", "not measured: brotli not installed", None)
         )
     return part
+
+
+def _refused(case: Case, got: CaseResult) -> bool:
+    return not got.ok and got.error in (case.refusals or ())
+
+
+def _hostile_target(case: Case, got: CaseResult) -> Target:
+    refusals = case.refusals or ()
+    seconds = max(got.seconds)
+    ended = _refused(case, got)
+    return Target(
+        f"{case.label}: ends within the deadline, bounded memory",
+        f"{' or '.join(refusals)}, ≤ {limits.TIMEOUT_SECONDS + STOP_SECONDS:g} s, < {HOSTILE_MEMORY_TARGET_MB} MB",
+        f"{got.error or 'text'}, {seconds:.1f} s, {got.tree_grown_mb:.0f} MB",
+        ended
+        and seconds <= limits.TIMEOUT_SECONDS + STOP_SECONDS
+        and got.tree_grown_mb < HOSTILE_MEMORY_TARGET_MB,
+    )

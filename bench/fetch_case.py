@@ -1,19 +1,30 @@
 """One web_fetch case in a fresh process: ``python -m bench.fetch_case URL WARMUP_URL REPEAT``.
 
-Prints one JSON line: the outcome, the seconds per call, the resident memory at the
-baseline and its peak during the calls. The baseline is taken after the imports and one
-small warm-up fetch, so modules that load on first use count in the baseline, not
-against the page. Linux lets a process reset its recorded peak (VmHWM, by writing 5 to
-/proc/self/clear_refs), so the peak is the calls' own even when the imports peaked
-higher; elsewhere ru_maxrss is used, which can hide a peak below the imports' one.
+Prints one JSON line: the outcome, the seconds per call, and resident memory at the
+baseline and its peak during the calls, twice: for this process alone and for its whole
+process tree (the extraction worker included). The baseline is taken after the imports and
+one small warm-up fetch, so modules that load on first use, and the warm worker, count in
+the baseline, not against the page.
+
+This process: Linux lets a process reset its recorded peak (VmHWM, by writing 5 to
+/proc/self/clear_refs), so the peak is the calls' own even when the imports peaked higher;
+elsewhere ru_maxrss is used, which can hide a peak below the imports' one. The tree: a
+thread sums the resident size of this process and every descendant every 10 ms (children
+are looked up every 100 ms), so a worker that is killed or exits still counts while it lived.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
+import threading
 import time
+
+SAMPLE_SECONDS = 0.01
+CHILDREN_EVERY = 10  # samples between two looks for new descendants
+PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
 def _status_kib(field: str) -> int | None:
@@ -45,6 +56,67 @@ def current_kib(resettable: bool) -> int:
     return rss if rss is not None else peak_kib(False)
 
 
+def descendants(root: int) -> list[int]:
+    """Every process below ``root``, from /proc (kernels without /proc/PID/task/*/children too)."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(name)] = int(fields[1])
+    found, frontier = [], [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def resident_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * PAGE_KIB
+    except (OSError, ValueError, IndexError):
+        return 0  # gone
+
+
+class TreeMemory:
+    """The resident size of this process and its descendants, summed, and its peak."""
+
+    def __init__(self) -> None:
+        self.available = os.path.isdir("/proc/self")
+        self._pids = [os.getpid()]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self.peak = 0
+
+    def now(self) -> int:
+        return sum(resident_kib(pid) for pid in self._pids)
+
+    def start(self) -> int:
+        self._pids = [os.getpid(), *descendants(os.getpid())]
+        self.peak = self.now()
+        self._thread.start()
+        return self.peak
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+    def _sample(self) -> None:
+        count = 0
+        while not self._stop.wait(SAMPLE_SECONDS):
+            count += 1
+            if count % CHILDREN_EVERY == 0:
+                self._pids = [os.getpid(), *descendants(os.getpid())]
+            self.peak = max(self.peak, self.now())
+
+
 def main() -> None:
     url, warmup, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
     from llmweb.errors import LlmwebError
@@ -53,6 +125,8 @@ def main() -> None:
     web_fetch(warmup)
     resettable = reset_peak()
     baseline = current_kib(resettable)
+    tree = TreeMemory()
+    tree_baseline = tree.start() if tree.available else 0
     seconds: list[float] = []
     outcome: dict[str, object] = {}
     for _ in range(repeat):
@@ -61,8 +135,9 @@ def main() -> None:
             result = web_fetch(url)
             outcome = {"ok": True, "total_chars": result.total_chars}
         except LlmwebError as exc:
-            outcome = {"ok": False, "error": type(exc).__name__, "message": str(exc)[:300]}
+            outcome = {"ok": False, "error": type(exc).__name__, "message": str(exc)[:400]}
         seconds.append(time.perf_counter() - started)
+    tree_peak = tree.stop() if tree.available else 0
     method = "VmHWM reset" if resettable else "ru_maxrss"
     print(
         json.dumps(
@@ -71,6 +146,8 @@ def main() -> None:
                 "seconds": seconds,
                 "baseline_kib": baseline,
                 "peak_kib": peak_kib(resettable),
+                "tree_baseline_kib": tree_baseline,
+                "tree_peak_kib": tree_peak,
                 "method": method,
             }
         )

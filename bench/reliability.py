@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import deployment
-from bench.attacks import ATTACKS, AttackServer, plan, run_fetch_load
+from bench.attacks import ATTACKS, EVERY_KIND_CALLS, AttackServer, plan, run_fetch_load
 from bench.bad_inputs import TOOL_CASES
 from bench.faults import FaultyBrave, LoadReport, run_load, serving, wait_for_results
 from bench.report import PartResult, Target, table
@@ -26,7 +26,7 @@ CLIENTS = 32
 FAULT_SECONDS = 30.0
 ENGINE_TIMEOUT = 1.5
 MAX_BAN = 10  # SearXNG's ban after engine errors, capped (upstream's cap is 120 s)
-FETCH_CALLS = 50
+FETCH_CALLS = max(50, EVERY_KIND_CALLS)  # every hostile kind at least once
 FETCH_DEADLINE = 10.0
 TRICKLE_DEADLINE = 3.0
 

@@ -8,7 +8,7 @@ catches at the level it cares about::
      ├── SearchUnavailable       SearXNG or every engine it asked could not search
      ├── FetchError              a page could not be turned into text
      │    ├── BlockedAddress     the address is private, loopback, metadata, …
-     │    ├── TooLarge           the decoded body passed the byte cap
+     │    ├── TooLarge           the body passed the byte cap, or reading it would take too much
      │    ├── UnsupportedContent images, archives, binaries, PDFs without text
      │    ├── NeedsJavaScript    the page is an empty shell filled in by scripts
      │    ├── ChallengePage      a bot check ("Just a moment…", captcha) answered
@@ -23,6 +23,8 @@ model can act on. Messages never carry secrets.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class LlmwebError(Exception):
@@ -55,13 +57,18 @@ class FetchError(LlmwebError):
         super().__init__(message)
         self.url = url
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled whole: these errors come back from the extraction worker (fetch/worker.py)
+        return type(self), (str(self), self.url)
+
 
 class BlockedAddress(FetchError):
     """The address resolves to a network the fetcher must not reach."""
 
 
 class TooLarge(FetchError):
-    """The decoded body passed the byte cap."""
+    """The decoded body passed the byte cap, or turning it into text would pass a bound of
+    the work after the download: elements, table cells, links, PDF content, or memory."""
 
 
 class UnsupportedContent(FetchError):
@@ -82,6 +89,9 @@ class UpstreamStatus(FetchError):
     def __init__(self, message: str, url: str = "", status: int = 0) -> None:
         super().__init__(message, url)
         self.status = status
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (str(self), self.url, self.status)
 
 
 class Unreachable(FetchError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import socket
 import threading
+import tracemalloc
 import zlib
 from collections.abc import Callable, Iterator
 
@@ -158,6 +159,31 @@ def test_a_chunked_body_without_length_is_stopped_at_the_cap(
     server = raw_server(endless_chunks)
     with pytest.raises(TooLarge):
         web_fetch(server.url, max_bytes=1_000_000)
+
+
+def one_byte_chunks(conn: socket.socket, stop: threading.Event) -> None:
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+    for _ in range(100):  # 1 MB at most, in batches of 10,000 one-byte chunks
+        if stop.is_set():
+            return
+        conn.sendall(b"1\r\nx\r\n" * 10_000)
+    conn.sendall(b"0\r\n\r\n")
+
+
+def test_a_body_sent_a_byte_per_chunk_costs_memory_in_proportion_to_the_bytes_kept(
+    raw_server: Callable[[Handler], RawServer],
+) -> None:
+    server = raw_server(one_byte_chunks)
+    kept = 100_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(TooLarge):
+            web_fetch(server.url, max_bytes=kept, timeout=60)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # a list of the chunks held ~42 bytes per byte (a bytes object and a list slot each)
+    assert peak < 10 * kept, peak
 
 
 def test_an_error_page_over_the_cap_is_reported_by_its_status(httpserver_ipv4: HTTPServer) -> None:

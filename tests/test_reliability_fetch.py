@@ -1,5 +1,6 @@
-"""50 web_fetch calls at once: ordinary pages beside tricklers, oversized bodies, gzip bombs
-and redirects into refused addresses (loopback forms only; 127.0.0.1 alone is allowed).
+"""50 or more web_fetch calls at once, enough for every hostile kind of bench/attacks.py:
+ordinary pages beside tricklers, oversized bodies, gzip bombs, bodies costly to read and
+redirects into refused addresses (loopback forms only; 127.0.0.1 alone is allowed).
 
 A short run for CI; ``scripts/bench reliability`` runs the same harness with a 1 GiB bomb.
 """
@@ -10,11 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.attacks import ATTACKS, AttackServer, FetchLoadReport, plan, run_fetch_load
+from bench.attacks import ATTACKS, EVERY_KIND_CALLS, AttackServer, FetchLoadReport, plan, run_fetch_load
 
 DEADLINE = 10.0  # room for 50 threads on two cores, so a busy machine cannot flip an outcome
 TRICKLE_DEADLINE = 2.0
-CALLS = 50
+CALLS = max(50, EVERY_KIND_CALLS)  # every hostile kind at least once
 # 256 MiB of zeros: four times what 50 capped fetches could hold, so an unbounded inflate shows.
 BOMB_BYTES = 256 << 20
 

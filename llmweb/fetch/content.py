@@ -9,19 +9,19 @@ everything else is refused with a message naming the type.
 from __future__ import annotations
 
 import codecs
-import io
 import json
 import re
 from typing import NamedTuple
 
 import charset_normalizer
 from charset_normalizer.constant import IANA_SUPPORTED
-from pypdf import PdfReader
 
-from llmweb.errors import LlmwebError, NoReadableText, UnsupportedContent
+from llmweb.errors import NoReadableText, TooLarge, UnsupportedContent
 from llmweb.fetch import header_values
-from llmweb.fetch.extract import read_html_page
+from llmweb.fetch.extract import find_bot_challenge, read_html_page
 from llmweb.fetch.limits import MAX_PDF_PAGES
+from llmweb.fetch.pdf import read_pdf
+from llmweb.fetch.workload import check_html_workload
 
 
 class PageText(NamedTuple):
@@ -58,6 +58,22 @@ def read_body(
     if not text.strip():
         raise NoReadableText(f"{url} returned an empty {media} body. Search for another source.", url)
     return PageText(media, text)
+
+
+def bot_challenge(body: bytes, content_type: str | None) -> str | None:
+    """What kind of bot check an error page is (e.g. "a Cloudflare check"), or None.
+
+    A page too heavy to extract is no challenge page (those are a few lines), and is not parsed.
+    """
+    declared, charset = parse_content_type(content_type)
+    if text_kind(sniff_media_type(body, declared)) != "html":
+        return None
+    html = decode_text(body, charset)
+    try:
+        check_html_workload(html, "")
+    except TooLarge:
+        return None
+    return find_bot_challenge(html)
 
 
 def parse_content_type(header: str | None) -> tuple[str, str | None]:
@@ -260,32 +276,5 @@ def _describe(media: str) -> str:
 
 
 def _pdf_text(body: bytes, url: str, max_pages: int) -> PageText:
-    try:
-        reader = PdfReader(io.BytesIO(body))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise UnsupportedContent(
-                f"{url} is a password-protected PDF, which llmweb cannot read. Look for an unprotected copy.",
-                url,
-            )
-        total = len(reader.pages)
-        pages = [(reader.pages[i].extract_text() or "").strip() for i in range(min(total, max_pages))]
-        title = reader.metadata.title if reader.metadata else None
-    except LlmwebError:
-        raise
-    except Exception as exc:  # pypdf raises many kinds on a damaged file; all mean "unreadable"
-        raise UnsupportedContent(
-            f"{url} is a PDF that could not be parsed ({type(exc).__name__}). Look for an HTML or text version.",
-            url,
-        ) from None
-    text = "\n\n".join(page for page in pages if page)
-    if not text.strip():
-        raise NoReadableText(
-            f"{url} is a PDF without a text layer (probably scanned pages), and llmweb does not run OCR. "
-            "Look for an HTML or text version of the document.",
-            url,
-        )
-    notes = (
-        (f"The PDF has {total} pages; only the first {max_pages} were read.",) if total > max_pages else ()
-    )
-    title_text = str(title).strip() if title else ""
-    return PageText("application/pdf", text, title_text or None, None, notes)
+    pdf = read_pdf(body, url, max_pages)
+    return PageText("application/pdf", pdf.text, pdf.title, None, pdf.notes)

@@ -27,8 +27,9 @@ from lxml.html import HtmlElement
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.limits import MIN_TEXT_CHARS
-from llmweb.fetch.markdown import CodeBlock, render_markdown, restore_code_blocks
+from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.rewrite import github_cli_hint
+from llmweb.fetch.workload import check_html_workload
 
 
 class ExtractedPage(NamedTuple):
@@ -53,8 +54,11 @@ def read_html_page(html: str, url: str = "", min_chars: int = MIN_TEXT_CHARS) ->
     """Like :func:`extract_page`, but never hands back a challenge or a near-empty shell.
 
     Raises ChallengePage for bot checks and NeedsJavaScript for pages whose text only
-    scripts fill in (after trying the data such pages often embed).
+    scripts fill in (after trying the data such pages often embed), and TooLarge, before
+    parsing, for a page with more elements, table cells, links or code blocks than
+    :mod:`.limits` allows.
     """
+    check_html_workload(html, url)
     root = _parse(html)
     if root is None:
         raise NoReadableText(f"{url} returned an empty HTML document. Search for another source.", url)
@@ -120,12 +124,13 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     codes = _protect_code_blocks(root, html)
     document = _trafilatura(root, url, fast=True)
     text = render_markdown(getattr(document, "body", None))
-    if any(token not in text for token in codes):
+    kept = len(codes.found_in(text))
+    if kept < len(codes.blocks):
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
         second = _trafilatura(root, url, fast=False)
         second_text = render_markdown(getattr(second, "body", None))
-        if sum(token in second_text for token in codes) > sum(token in text for token in codes):
+        if len(codes.found_in(second_text)) > kept:
             document, text = second, second_text
     text = restore_code_blocks(text, codes)
     if len(text) < MIN_TEXT_CHARS:
@@ -155,6 +160,8 @@ def _trafilatura(root: HtmlElement, url: str, *, fast: bool) -> Any:
             # docs were unchanged, and a 5 MB page peaked at 84 MB instead of 142 MB
             fast=fast,
         )
+    except MemoryError:
+        raise  # past the worker's memory ceiling: the page is too big, not oddly built
     except Exception:  # the whole-page fallback in _extract still reads such pages
         return None
 
@@ -191,12 +198,12 @@ _LANGUAGE_CLASS = re.compile(
 _NOT_LANGUAGES = frozenset({"default", "none", "text", "plaintext", "notranslate", "nohighlight"})
 
 
-def _protect_code_blocks(root: HtmlElement, html: str) -> dict[str, CodeBlock]:
-    """Swap each outermost <pre> for a placeholder paragraph; return placeholder → code."""
+def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
+    """Swap each outermost <pre> for a placeholder paragraph; return the blocks taken out."""
     base = "llmwebcode"
     while base in html:  # a page cannot forge a placeholder it does not know
         base += "q"
-    codes: dict[str, CodeBlock] = {}
+    codes = CodeBlocks(base, [])
     for pre in list(root.iter("pre")):
         parent = pre.getparent()
         if parent is None or any(a.tag == "pre" for a in pre.iterancestors()):
@@ -205,8 +212,8 @@ def _protect_code_blocks(root: HtmlElement, html: str) -> dict[str, CodeBlock]:
         if not code.strip() or _is_line_numbers(pre):
             pre.drop_tree()
             continue
-        token = f"{base}{len(codes)}x"
-        codes[token] = CodeBlock(code, _code_language(pre))
+        token = codes.placeholder(len(codes.blocks))
+        codes.blocks.append(CodeBlock(code, _code_language(pre)))
         placeholder = lxml.html.Element("p")
         # repeated to the code's length: a one-word placeholder made a short example look
         # like a snippet of links, which trafilatura deletes as navigation

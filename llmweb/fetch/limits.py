@@ -9,12 +9,87 @@ ERROR_BODY_BYTES = 256_000
 """How much of an error page (4xx/5xx) is read: enough to recognise a bot challenge."""
 
 TIMEOUT_SECONDS = 20.0
-"""One deadline for the whole fetch: resolving, connecting, every read and every redirect."""
+"""One deadline for the whole fetch: resolving, connecting, every read, every redirect, and
+turning the body into text (HTML extraction, PDF text), which runs in a worker killed at it."""
 
 MAX_REDIRECTS = 5
 
 MAX_PDF_PAGES = 50
 """Pages of a PDF whose text is read; the result says when a document was cut."""
+
+# --- the work after the download ------------------------------------------------------
+# The byte cap bounds what is downloaded, not what parsing it costs: 5 MB of `<td>x` is
+# 950,000 table cells, which trafilatura needed 37 s and 1.6 GB for. Extraction costs
+# roughly 20-90 µs and 2-5 KB per element on this 2-core machine, more for some kinds, so
+# each cap below is set where a page made of nothing else still extracts in seconds and
+# under the memory ceiling, and well above what real pages hold (the most in any of the
+# 2,096 pages of Python's and Rust's manuals the docs bench unpacks). They are counted in
+# the text before parsing (:mod:`.workload`), so a page over one is refused in milliseconds
+# with a message that names it; the worker's deadline and memory ceiling bound the rest.
+
+MAX_ELEMENTS = 100_000
+"""HTML elements (start tags outside scripts, styles and comments). The largest real page
+measured, rustdoc's 3.3 MB std::num::Wrapping, has 56,000 and extracts in 3 s and 175 MB; a
+page of 80,000 bare <div>s took 5 s and 145 MB, of 80,000 <span>s 7.5 s and 225 MB. Past
+100,000 the deadline or the memory ceiling would end the work instead of an answer."""
+
+MAX_PARAGRAPHS = 25_000
+"""<p> elements. trafilatura asks libxml2 for ``//p//text()``, which merges one node set per
+paragraph and slows down with their square: 10,000 took 0.1 s, 30,000 3 s, 40,000 7 s.
+Manuals hold a few thousand (rustdoc's largest page: 2,141), a novel on one page 12,000."""
+
+MAX_ATTRIBUTES = 500
+"""Attributes of one element. libxml2 checks each new attribute against the ones before it:
+10,000 took 0.7 s to parse, 40,000 24 s. Real elements carry a few dozen at most."""
+
+MAX_TABLE_CELLS = 50_000
+"""Table cells (<td>, <th>). 100,000 cells took 4.5 s and 230 MB; the manuals hold at most
+549 a page, a list of 2,000 rows of ten columns 20,000. Bigger tables are data: a CSV or an
+API serves them better."""
+
+MAX_LINKS = 30_000
+"""Links (<a>). Each costs trafilatura about 5 KB (its link-density checks): 40,000 took
+200 MB. Wrapping's page above holds 24,000; pages with more are indexes and sitemaps."""
+
+MAX_CODE_BLOCKS = 5_000
+"""<pre> blocks. The manuals measured hold at most 260 a page. Each becomes a placeholder
+paragraph while trafilatura runs, so it also counts towards the paragraphs' square above."""
+
+MAX_PDF_PAGE_CONTENT_BYTES = 500_000
+"""Drawing instructions (decompressed content streams) of one PDF page. pypdf reads about
+0.3 MB of them a second; a page of text holds 10-60 KB, so a page over this is a vector
+drawing or a hostile file. It is skipped, and the result says so."""
+
+MAX_PDF_CONTENT_BYTES = 2_000_000
+"""Drawing instructions read in one PDF, about 7 s of pypdf: fifty pages of dense text hold
+0.5-2 MB. Reading stops before the page that would pass it, and the result says where."""
+
+MAX_PDF_STREAM_TOKENS = 400_000
+"""pypdf's parsing budget for one content stream (its default is 2,000,000), a page's or a
+form's: the page sizes above do not see forms, which a page may draw many times."""
+
+MAX_PDF_FORM_INVOCATIONS = 1_000
+"""Forms (reusable drawings) one page may draw while its text is read; pypdf's default is
+5,000, each parsing the form again. Logos and letterheads are drawn a few times a page."""
+
+MAX_PDF_STREAM_BYTES = 16_000_000
+"""Decompressed size of any one PDF stream (pypdf's default is 75 MB): a 5 MB file can hold
+a flate bomb, and no stream whose text we read is near this."""
+
+EXTRACT_MEMORY_BYTES = 224 * 1024 * 1024
+"""Address space a worker may grow by while it turns one body into text (its RLIMIT_AS, set
+above its size after the imports). The 5 MB article page needs about 135 MB, the Wrapping
+page above 175 MB; the fetch's whole process tree should stay under 256 MB above rest, and
+the parent holds the body and its text (a few copies of at most 5 MB) beside the worker."""
+
+EXTRACT_WORKERS = 2
+"""Worker processes extracting at once (and kept warm between calls). Extraction is CPU
+work: more workers than cores only share the same cores, and each may use the memory above."""
+
+EXTRACT_WORKER_RETIRE_BYTES = 64 * 1024 * 1024
+"""A worker still this much bigger than at its start after a job, once it has given freed
+memory back, exits after its answer and the next call starts a fresh one: an idle worker
+stays small (about 70 MB), and every job has its full memory ceiling."""
 
 MIN_TEXT_CHARS = 200
 """Below this much extracted text an HTML page is treated as a JavaScript shell."""

@@ -2,9 +2,10 @@
 
 The steps, each in its own module: check and rewrite the URL (:mod:`.rewrite`), fetch
 within the safety limits (:mod:`.transport`, the only network code), turn the body into
-text (:mod:`.content`, :mod:`.extract`), optionally compress it (:mod:`llmweb.compress`),
-and cut the window (:mod:`.window`), or, given a question, choose the passages that answer
-it (:mod:`.focus`).
+text (:mod:`.content`, :mod:`.extract`, :mod:`.pdf`) in a worker process bounded by the
+same deadline and a memory ceiling (:mod:`.worker`), optionally compress it
+(:mod:`llmweb.compress`), and cut the window (:mod:`.window`), or, given a question,
+choose the passages that answer it (:mod:`.focus`).
 """
 
 from __future__ import annotations
@@ -17,14 +18,22 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from llmweb import config
 from llmweb.arguments import validate_arguments
 from llmweb.compress import Compressor
-from llmweb.errors import ChallengePage, CompressorError, InvalidInput, UpstreamStatus
-from llmweb.fetch import header_values, limits, transport
+from llmweb.errors import ChallengePage, CompressorError, InvalidInput, Timeout, TooLarge, UpstreamStatus
+from llmweb.fetch import header_values, limits, transport, worker
 from llmweb.fetch.addresses import parse_allow_list
-from llmweb.fetch.content import decode_text, parse_content_type, read_body, sniff_media_type, text_kind
-from llmweb.fetch.extract import challenge_message, find_bot_challenge
+from llmweb.fetch.content import (
+    PageText,
+    bot_challenge,
+    parse_content_type,
+    read_body,
+    sniff_media_type,
+    text_kind,
+)
+from llmweb.fetch.extract import challenge_message
 from llmweb.fetch.focus import Passage, focus_text
 from llmweb.fetch.rewrite import check_fetch_url, rewrite_for_text
 from llmweb.fetch.window import check_window, cut_window
+from llmweb.fetch.workload import measure_html
 
 
 class FetchRequest(BaseModel):
@@ -113,6 +122,7 @@ def web_fetch(
     timeout: float = limits.TIMEOUT_SECONDS,
     compress_min_chars: int = limits.COMPRESS_MIN_CHARS,
     resolver: transport.Resolver = transport.system_resolver,
+    max_memory: int = limits.EXTRACT_MEMORY_BYTES,
 ) -> FetchResult:
     """Fetch ``url`` and return ``max_chars`` of its text from ``start``.
 
@@ -124,22 +134,30 @@ def web_fetch(
     (comma-separated or a list); None reads LLMWEB_FETCH_ALLOW. ``compressor`` is called
     as ``compressor(text, instruction)`` when the text has at least ``compress_min_chars``
     characters; windows then page through its output. ``resolver`` turns a host name into
-    addresses (default: the system's getaddrinfo); whatever it answers is still judged. Raises an
+    addresses (default: the system's getaddrinfo); whatever it answers is still judged.
+    ``timeout`` bounds the whole call, download and extraction; ``max_memory`` (bytes) the
+    memory the extraction may use. Raises an
     :class:`~llmweb.errors.LlmwebError` child whose message says what to do next.
     """
     request = validate_arguments(
         FetchRequest, {"url": url, "max_chars": max_chars, "start": start, "query": query}
     )
     requested = check_fetch_url(request.url)
-    if max_bytes < 1 or timeout <= 0:
-        raise InvalidInput(f"max_bytes and timeout must be positive, not {max_bytes} and {timeout}.")
+    if max_bytes < 1 or timeout <= 0 or max_memory < 1:
+        raise InvalidInput(
+            f"max_bytes, timeout and max_memory must be positive, not {max_bytes}, {timeout} and {max_memory}."
+        )
     rewrite = rewrite_for_text(requested)
     target = rewrite.url if rewrite else requested
     allowed = parse_allow_list(config.fetch_allow() if allow is None else allow)
-    fetched = transport.fetch(target, allow=allowed, max_bytes=max_bytes, timeout=timeout, resolver=resolver)
+    deadline = transport.Deadline(timeout)  # one deadline over the download and the extraction
+    worker.warm()  # a worker's start-up overlaps the download
+    fetched = transport.fetch(
+        target, allow=allowed, max_bytes=max_bytes, resolver=resolver, deadline=deadline
+    )
     if not 200 <= fetched.status < 300:
-        raise _status_error(fetched)
-    page = read_body(fetched.body, fetched.headers.get("content-type"), fetched.url)
+        raise _status_error(fetched, deadline, max_memory)
+    page = _read_text(fetched, deadline, max_memory)
     text, notes = page.text, [*([rewrite.note] if rewrite else []), *page.notes]
     compressed = False
     if request.query is None and compressor is not None and len(text) >= compress_min_chars:
@@ -193,6 +211,52 @@ def answer_question(result: FetchResult, text: str, request: FetchRequest) -> Fe
     return result.model_copy(update={"text": joined, "passages": found.passages})
 
 
+def _read_text(fetched: transport.Fetched, deadline: transport.Deadline, memory: int) -> PageText:
+    """read_body in a worker, within what is left of the deadline and ``memory`` bytes."""
+    content_type = fetched.headers.get("content-type")
+    downloaded = deadline.seconds - deadline.remaining()
+    try:
+        return worker.run(
+            read_body, fetched.body, content_type, fetched.url, seconds=deadline.remaining(), memory=memory
+        )
+    except worker.OutOfTime as exc:
+        url = fetched.url
+        if exc.waiting:
+            raise Timeout(
+                f"{url} was downloaded, but llmweb was busy reading other pages until the {deadline.seconds:g}-second "
+                "limit of this fetch passed. Fetch it again in a moment."
+            ) from None
+        raise Timeout(
+            f"Turning {url} into text took longer than the {deadline.seconds:g} seconds one fetch may take "
+            f"(the download took {downloaded:.1f} s), so it was stopped. The page ({_describe(fetched)}) is too "
+            "large or too complex to read in time: look for a lighter version of it (a single section, a print "
+            "or text version, the raw file), or search for another source."
+        ) from None
+    except worker.OutOfMemory:
+        raise TooLarge(
+            f"Turning {fetched.url} into text needed more than {memory // 2**20:,} MB of memory, "
+            f"the most llmweb gives one page, so it was stopped. The page ({_describe(fetched)}) is too large or "
+            "too complex: look for a lighter version of it (a single section, a print or text version, the raw "
+            "file), or search for another source.",
+            fetched.url,
+        ) from None
+
+
+def _describe(fetched: transport.Fetched) -> str:
+    """What the page is, such as "4.8 MB of HTML, about 950,000 HTML elements, 950,000 table cells"."""
+    declared, _ = parse_content_type(fetched.headers.get("content-type"))
+    media = sniff_media_type(fetched.body, declared)
+    size = (
+        f"{len(fetched.body) / 1e6:.1f} MB"
+        if len(fetched.body) >= 100_000
+        else f"{len(fetched.body):,} bytes"
+    )
+    if text_kind(media) != "html":
+        return f"{size} of {media}"
+    # counting tags needs no exact charset: ASCII markup reads the same in any of them
+    return f"{size} of HTML, {measure_html(fetched.body.decode('utf-8', 'replace')).describe()}"
+
+
 def _compress(compressor: Compressor, text: str, instruction: str | None) -> str:
     try:
         result = compressor(text, instruction)
@@ -207,13 +271,22 @@ def _compress(compressor: Compressor, text: str, instruction: str | None) -> str
     return result
 
 
-def _status_error(fetched: transport.Fetched) -> ChallengePage | UpstreamStatus:
+def _status_error(
+    fetched: transport.Fetched, deadline: transport.Deadline, memory: int
+) -> ChallengePage | UpstreamStatus:
     url, status = fetched.url, fetched.status
-    declared, charset = parse_content_type(fetched.headers.get("content-type"))
-    if text_kind(sniff_media_type(fetched.body, declared)) == "html":
-        challenge = find_bot_challenge(decode_text(fetched.body, charset))
-        if challenge:  # bot checks usually answer 403, 429 or 503
-            return ChallengePage(challenge_message(url, challenge), url)
+    try:  # parsing even a 256 KB error page can be made expensive, so the worker does it
+        challenge = worker.run(
+            bot_challenge,
+            fetched.body,
+            fetched.headers.get("content-type"),
+            seconds=deadline.remaining(),
+            memory=memory,
+        )
+    except (worker.OutOfTime, worker.OutOfMemory):
+        challenge = None  # the status still says what happened
+    if challenge:  # bot checks usually answer 403, 429 or 503
+        return ChallengePage(challenge_message(url, challenge), url)
     return UpstreamStatus(status_message(url, status, fetched.headers), url, status)
 
 

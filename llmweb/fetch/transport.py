@@ -304,9 +304,15 @@ def fetch(
     timeout: float = limits.TIMEOUT_SECONDS,
     max_redirects: int = limits.MAX_REDIRECTS,
     resolver: Resolver = system_resolver,
+    deadline: Deadline | None = None,
 ) -> Fetched:
-    """GET ``url`` within every safety limit, or raise the llmweb error that says why not."""
-    deadline = Deadline(timeout)
+    """GET ``url`` within every safety limit, or raise the llmweb error that says why not.
+
+    ``deadline`` (instead of ``timeout``) lets the caller keep one deadline over the download
+    and the work that follows it.
+    """
+    deadline = deadline or Deadline(timeout)
+    timeout = deadline.seconds
     transport = PinnedTransport(allow, deadline, resolver=resolver)
     hops = _Hops(url)
     url = hops.first  # without credentials, which messages must not repeat
@@ -458,8 +464,10 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
     declared = response.headers.get("content-length", "")
     if decoder.identity and declared.isdigit() and int(declared) > cap and not truncate:
         raise too_large  # an honest Content-Length saves the download; a lying one is caught below
-    parts: list[bytes] = []
-    raw = decoded = 0
+    # one growing buffer: a list of chunks costs ~50 bytes per chunk, and a server sending
+    # 1-byte chunks would make that 50 times the bytes kept
+    body = bytearray()
+    raw = 0
     try:
         for chunk in response.iter_raw():
             if deadline.remaining() <= 0:
@@ -467,12 +475,10 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
             raw += len(chunk)
             if raw > cap:  # compressed input larger than the cap cannot decode to less
                 raise DecodedTooLarge
-            data = decoder.feed(chunk)
-            decoded += len(data)
-            if decoded > cap:
+            body += decoder.feed(chunk)
+            if len(body) > cap:
                 raise DecodedTooLarge
-            parts.append(data)
-        parts.append(decoder.flush())
+        body += decoder.flush()
     except DecodedTooLarge:
         if not truncate:
             raise too_large from None
@@ -482,7 +488,8 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
                 f"{url} was sent with a damaged {encoding} compression ({exc}). Try again later or use another source.",
                 url,
             ) from None
-    return b"".join(parts)[:cap]
+    del body[cap:]
+    return bytes(body)
 
 
 def _blocked_message(hops: _Hops, refusal: Refusal) -> str:

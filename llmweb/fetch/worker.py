@@ -1,0 +1,388 @@
+"""Run the CPU-heavy step of a fetch, a body turned into text, in a worker process that the
+fetch's deadline and a memory ceiling bound.
+
+Parsing is where a small hostile page costs most (4.8 MB of table cells took trafilatura
+37 s and 1.6 GB), and a thread cannot be stopped. A process can: the parent waits for the
+answer only until the deadline, then kills the worker, so no work outlives the answer. The
+worker also limits itself: RLIMIT_AS caps its memory (an allocation past it fails, and the
+job ends as out of memory), and RLIMIT_CPU ends it should the parent die mid-job.
+
+Workers are fresh interpreters started with :mod:`subprocess`, not forks: forking a process
+that runs threads (the MCP server, concurrent web_fetch calls) can leave the child holding a
+lock no thread will release, and multiprocessing's spawn and forkserver methods re-import the
+caller's ``__main__`` in every child. A fresh interpreter needs about a second to import
+lxml, trafilatura and pypdf, so up to ``EXTRACT_WORKERS`` workers stay warm between calls
+(:func:`warm` starts one while the page downloads); one that was killed, failed or stayed
+big is replaced by the next call, so nothing runs after an answer.
+
+Parent and worker talk over the worker's stdin and stdout: a length-prefixed pickle of
+``(function, args, seconds, memory)`` one way, ``(outcome, value, retiring)`` the other. Both ends
+are this module, so the pickles never carry anything but our own calls and answers.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import gc
+import importlib
+import os
+import pickle
+import resource
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+from llmweb.fetch import limits
+
+T = TypeVar("T")
+
+_FRAME = struct.Struct(">Q")  # the length of the pickle that follows
+_PIPE_CHUNK = 1 << 20
+_PRELOAD = "llmweb.fetch.content"  # lxml, trafilatura and pypdf: what every job needs
+_NEAR_CEILING = 0.9  # a job that fails this close to the memory ceiling failed for memory
+
+
+class OutOfTime(Exception):
+    """The deadline passed: while the job ran (the worker was killed) or, with ``waiting``,
+    before any worker was free to take it."""
+
+    def __init__(self, waiting: bool = False) -> None:
+        super().__init__("waiting for a worker" if waiting else "the job ran past its deadline")
+        self.waiting = waiting
+
+
+class OutOfMemory(Exception):
+    """The job needed more memory than the worker's ceiling (or the worker died of it)."""
+
+
+def run(
+    function: Callable[..., T], *args: Any, seconds: float, memory: int = limits.EXTRACT_MEMORY_BYTES
+) -> T:
+    """``function(*args)`` in a worker, within ``seconds`` and ``memory`` bytes of address
+    space above the worker's size at rest.
+
+    Returns its value or raises its exception; raises OutOfTime or OutOfMemory when a
+    bound stopped it. ``function`` and ``args`` must pickle (a module-level function).
+    """
+    return _POOL.run(function, args, seconds, memory)
+
+
+def warm() -> None:
+    """Start a worker now unless one is idle, so its imports overlap the download."""
+    _POOL.warm()
+
+
+class _Worker:
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parents[2])  # the llmweb this process runs
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from llmweb.fetch.worker import serve; serve()"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+        self._jobs: IO[bytes] = self.process.stdin  # type: ignore[assignment]
+        self._answers: IO[bytes] = self.process.stdout  # type: ignore[assignment]
+        os.set_blocking(self._jobs.fileno(), False)  # writes wait in select, bounded by the deadline
+
+    def call(
+        self, function: Callable[..., Any], args: tuple[Any, ...], end: float, memory: int
+    ) -> tuple[str, Any, bool]:
+        job = pickle.dumps((function, args, end - time.monotonic(), memory), pickle.HIGHEST_PROTOCOL)
+        try:
+            _write(self._jobs.fileno(), _FRAME.pack(len(job)), end)
+            _write(self._jobs.fileno(), job, end)
+            del job
+            answer = _read_frame(self._answers.fileno(), end)
+        except BrokenPipeError:
+            answer = None
+        if answer is None:  # the worker died before answering
+            raise self._cause_of_death()
+        outcome, value, retiring = pickle.loads(answer)
+        return outcome, value, retiring
+
+    def _cause_of_death(self) -> Exception:
+        try:
+            code = self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:  # closed its end but lives on: treat as stuck
+            return OutOfTime()
+        if code == -signal.SIGXCPU:  # its CPU budget, which is the deadline
+            return OutOfTime()
+        if code < 0:
+            # SIGKILL from the kernel's OOM killer, SIGSEGV or SIGABRT from a C library that
+            # failed to allocate under the ceiling: most likely memory
+            return OutOfMemory()
+        # an exit of its own before answering: it could not start (its error is on stderr)
+        return RuntimeError(f"the extraction worker exited with code {code}; its error is on stderr")
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def retire(self) -> None:
+        """Let the worker exit on its own (it reads end of input), or end it."""
+        self._close_pipes()
+        try:
+            self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        self.process.wait()
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        for pipe in (self._jobs, self._answers):
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+
+class _Pool:
+    """At most ``size`` workers, each doing one job at a time; idle ones wait for the next."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._slots = threading.BoundedSemaphore(size)
+        self._lock = threading.Lock()
+        self._idle: list[_Worker] = []
+        self._live: set[_Worker] = set()
+
+    def warm(self) -> None:
+        with self._lock:
+            self._prune()
+            if not self._idle and len(self._live) < self._size:
+                self._idle.append(self._start())
+
+    def run(self, function: Callable[..., T], args: tuple[Any, ...], seconds: float, memory: int) -> T:
+        end = time.monotonic() + seconds
+        if seconds <= 0 or not self._slots.acquire(timeout=seconds):
+            raise OutOfTime(waiting=True)
+        try:
+            worker = self._take()
+            try:
+                outcome, value, retiring = worker.call(function, args, end, memory)
+            except BaseException:
+                self._end(worker, kill=True)  # killed before the answer: no work outlives the call
+                raise
+            if retiring:
+                self._end(worker, kill=False)
+            else:
+                with self._lock:
+                    self._idle.append(worker)
+        finally:
+            self._slots.release()
+        if outcome == "memory":
+            raise OutOfMemory
+        if outcome == "raised":
+            raise value
+        return value
+
+    def close(self) -> None:
+        with self._lock:
+            workers, self._idle, self._live = list(self._live), [], set()
+        for worker in workers:
+            worker.kill()
+
+    def forget_after_fork(self) -> None:
+        """A forked child must not use, or kill, its parent's workers."""
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(self._size)
+        self._idle, self._live = [], set()
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            self._prune()
+            if self._idle:
+                return self._idle.pop()
+            return self._start()
+
+    def _start(self) -> _Worker:
+        worker = _Worker()
+        self._live.add(worker)
+        return worker
+
+    def _prune(self) -> None:
+        for worker in [w for w in self._idle if not w.alive()]:
+            self._idle.remove(worker)
+            self._live.discard(worker)
+            worker.kill()  # reaps it and closes its pipes
+
+    def _end(self, worker: _Worker, *, kill: bool) -> None:
+        with self._lock:
+            self._live.discard(worker)
+        worker.kill() if kill else worker.retire()
+
+
+def _wait(fd: int, event: int, end: float) -> None:
+    """Until ``fd`` is ready for ``event`` (POLLIN, POLLOUT), or OutOfTime at ``end``.
+
+    poll, not select: select cannot watch a descriptor numbered past 1023, which a busy
+    server's pipes can be."""
+    poller = select.poll()
+    poller.register(fd, event)
+    remaining = end - time.monotonic()
+    if remaining <= 0 or not poller.poll(remaining * 1000):
+        raise OutOfTime
+
+
+def _write(fd: int, data: bytes, end: float) -> None:
+    view = memoryview(data)
+    while view:
+        _wait(fd, select.POLLOUT, end)
+        try:
+            written = os.write(fd, view[:_PIPE_CHUNK])
+        except BlockingIOError:
+            continue
+        view = view[written:]
+
+
+def _read_exactly(fd: int, size: int, end: float | None) -> bytearray | None:
+    """``size`` bytes from ``fd``, None at end of input; ``end`` None waits as long as it takes."""
+    buffer = bytearray()
+    while len(buffer) < size:
+        if end is not None:
+            _wait(fd, select.POLLIN, end)
+        chunk = os.read(fd, min(size - len(buffer), _PIPE_CHUNK))
+        if not chunk:
+            return None
+        buffer += chunk
+    return buffer
+
+
+def _read_frame(fd: int, end: float | None) -> bytearray | None:
+    header = _read_exactly(fd, _FRAME.size, end)
+    if header is None:
+        return None
+    return _read_exactly(fd, _FRAME.unpack(header)[0], end)
+
+
+# --- the worker's side ------------------------------------------------------------------
+
+
+def serve() -> None:
+    """The worker's loop: read a job, run it within the limits, answer; until end of input."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; it then kills us
+    jobs, answers = os.dup(0), os.dup(1)
+    # a library that reads stdin or prints must not touch the jobs or the answers
+    nothing = os.open(os.devnull, os.O_RDWR)
+    os.dup2(nothing, 0)
+    try:
+        os.dup2(2, 1)  # prints go where the parent's errors go
+    except OSError:  # the parent runs without stderr
+        os.dup2(nothing, 1)
+    importlib.import_module(_PRELOAD)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a worker ended by a limit leaves no core file
+    start_size, start_resident = _status_bytes("VmSize"), _status_bytes("VmRSS")
+    while True:
+        frame = _read_frame(jobs, None)
+        if frame is None:
+            return
+        function, args, seconds, memory = pickle.loads(frame)
+        del frame
+        _limit_cpu(seconds)
+        ceiling = _limit_memory(start_size + memory) if start_size else None
+        outcome, value = _run_job(function, args, ceiling)
+        del args
+        retiring = outcome == "memory" or not _give_back_memory(
+            start_resident + limits.EXTRACT_WORKER_RETIRE_BYTES
+        )
+        answer = _dump(outcome, value, retiring)
+        del value
+        _write_blocking(answers, _FRAME.pack(len(answer)))
+        _write_blocking(answers, answer)
+        if retiring:
+            return
+
+
+def _run_job(function: Callable[..., Any], args: tuple[Any, ...], ceiling: int | None) -> tuple[str, Any]:
+    try:
+        return "ok", function(*args)
+    except MemoryError:
+        return "memory", None
+    except Exception as exc:  # the job's own error goes back to the caller
+        # libraries catch MemoryError and fail otherwise (lxml: "Memory allocation failed")
+        near = ceiling is not None and _status_bytes("VmSize") > ceiling * _NEAR_CEILING
+        return ("memory", None) if near else ("raised", exc)
+
+
+def _dump(outcome: str, value: Any, retiring: bool) -> bytes:
+    try:
+        return pickle.dumps((outcome, value, retiring), pickle.HIGHEST_PROTOCOL)
+    except MemoryError:
+        return pickle.dumps(("memory", None, True))
+    except Exception as exc:  # an exception that does not pickle still reaches the caller
+        error = RuntimeError(f"{type(value).__name__}: {value} (unpicklable: {exc})")
+        return pickle.dumps(("raised", error, retiring))
+
+
+def _give_back_memory(resident: int) -> bool:
+    """Return what the job freed to the system, and say whether the worker is back under
+    ``resident`` bytes. glibc keeps freed memory for reuse: a 5 MB page left a worker 110 MB
+    bigger, of which malloc_trim gives back all but about 15. A full garbage collection
+    costs 12 ms, so it runs only when trimming alone was not enough."""
+    trim = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc only
+    for collect in (False, True):
+        if collect:
+            gc.collect()
+        if trim is not None:
+            trim(0)
+        if _status_bytes("VmRSS") <= resident:
+            return True
+    return False
+
+
+def _limit_memory(ceiling: int) -> int:
+    """Make an allocation that would take the worker past ``ceiling`` bytes of address space
+    fail (MemoryError). Address space, not resident memory: the kernel enforces it at once,
+    and a worker touches most of what it maps."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        ceiling = min(ceiling, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (ceiling, hard))
+    return ceiling
+
+
+def _limit_cpu(seconds: float) -> None:
+    """End the worker (SIGXCPU) once this job has used ``seconds`` of CPU: the parent kills it
+    at the deadline anyway, so this only matters when the parent is gone."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = int(usage.ru_utime + usage.ru_stime + max(seconds, 0)) + 2
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def _write_blocking(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view[:_PIPE_CHUNK]) :]
+
+
+def _status_bytes(field: str) -> int:
+    """A size from /proc/self/status (Linux), 0 where there is none."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+_POOL = _Pool(limits.EXTRACT_WORKERS)
+atexit.register(_POOL.close)
+os.register_at_fork(after_in_child=_POOL.forget_after_fork)

@@ -1,0 +1,159 @@
+"""The work after the download is bounded: bodies that are cheap to send but were once
+expensive to read end in an error that names why, and no work outlives the answer.
+
+The hostile bodies are bench/attacks.py's; ``scripts/bench fetch`` measures their time and
+memory, these tests their outcome. Pages come from pytest-httpserver on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from bench.attacks import HOSTILE, TEXT_LINE, content_stream, pdf_document
+from llmweb.errors import Timeout, TooLarge
+from llmweb.fetch import web_fetch
+from llmweb.fetch.markdown import CodeBlock, CodeBlocks, restore_code_blocks
+from llmweb.fetch.workload import measure_html
+
+BY_NAME = {hostile.name: hostile for hostile in HOSTILE}
+DRAWING_LINE = b"0 0 m 100 100 l S\n"  # a line drawn, no text
+
+
+@pytest.fixture(autouse=True)
+def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+
+
+def serve(server: HTTPServer, body: bytes, content_type: str) -> str:
+    server.expect_request("/page").respond_with_data(body, content_type=content_type)
+    return server.url_for("/page")
+
+
+def cpu_ticks_of_descendants() -> dict[int, int]:
+    """CPU time (clock ticks) used so far by each process below this one."""
+    stats: dict[int, tuple[int, int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))  # ppid, utime + stime
+    found, frontier = {}, [os.getpid()]
+    while frontier:
+        parent = frontier.pop()
+        for pid, (ppid, ticks) in stats.items():
+            if ppid == parent:
+                found[pid] = ticks
+                frontier.append(pid)
+    return found
+
+
+def processes_still_working() -> list[int]:
+    """Processes below this one that use the CPU after the answer (a leftover job would)."""
+    before = cpu_ticks_of_descendants()
+    time.sleep(0.5)
+    after = cpu_ticks_of_descendants()
+    return [pid for pid, ticks in after.items() if ticks - before.get(pid, 0) > 10]  # 0.1 s of 0.5
+
+
+@pytest.mark.parametrize(
+    ("name", "cause"),
+    [
+        ("table", "950,000 table cells"),
+        ("links", "150,000 links"),
+        ("pre-60k", "60,000 code blocks"),
+        ("pre-120k", "120,000 code blocks"),
+        ("paragraphs", "90,000 paragraphs"),
+        ("attributes", "an element with more than"),
+        ("pdf", "bytes of drawing instructions"),
+    ],
+)
+def test_a_page_cheap_to_send_but_costly_to_read_is_refused_naming_why(
+    httpserver_ipv4: HTTPServer, name: str, cause: str
+) -> None:
+    hostile = BY_NAME[name]
+    url = serve(httpserver_ipv4, hostile.body, hostile.content_type)
+    with pytest.raises(TooLarge) as caught:
+        web_fetch(url)
+    assert cause in str(caught.value)
+    assert caught.value.url == url
+    assert processes_still_working() == []
+
+
+def test_extraction_past_the_deadline_is_stopped_and_nothing_keeps_running(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    # under every structural cap, yet seconds of trafilatura's work
+    slow = b"<html><body>" + b"<div>word</div>" * 99_000 + b"</body></html>"
+    url = serve(httpserver_ipv4, slow, "text/html")
+    with pytest.raises(Timeout) as caught:
+        web_fetch(url, timeout=1.5)
+    assert f"Turning {url} into text took longer than the 1.5 seconds" in str(caught.value)
+    assert "about 99,00" in str(caught.value)  # it names what the page holds
+    assert processes_still_working() == []
+
+
+def test_extraction_that_needs_more_memory_than_allowed_is_stopped(httpserver_ipv4: HTTPServer) -> None:
+    spans = b"<html><body><p>" + b"<span>word</span> " * 40_000 + b"</p></body></html>"
+    url = serve(httpserver_ipv4, spans, "text/html")
+    with pytest.raises(TooLarge) as caught:
+        web_fetch(url, max_memory=32 * 2**20, timeout=60)
+    assert "into text needed more than 32 MB of memory" in str(caught.value)
+    assert processes_still_working() == []
+
+
+def test_the_next_fetch_after_a_stopped_one_reads_its_page(httpserver_ipv4: HTTPServer) -> None:
+    httpserver_ipv4.expect_request("/slow").respond_with_data(
+        b"<html><body>" + b"<div>word</div>" * 99_000 + b"</body></html>", content_type="text/html"
+    )
+    text = "A paragraph of an ordinary article that is read after the slow page was stopped. " * 5
+    page = f"<html><body><article><p>{text}</p></article></body></html>"
+    httpserver_ipv4.expect_request("/next").respond_with_data(page, content_type="text/html")
+    with pytest.raises(Timeout):
+        web_fetch(httpserver_ipv4.url_for("/slow"), timeout=1)
+    assert text.strip() in web_fetch(httpserver_ipv4.url_for("/next")).text
+
+
+def test_a_pdf_page_too_heavy_to_read_is_skipped_and_the_rest_is_read(httpserver_ipv4: HTTPServer) -> None:
+    pdf = pdf_document([content_stream(TEXT_LINE, 200), content_stream(TEXT_LINE, 900_000)], [1, 0])
+    result = web_fetch(serve(httpserver_ipv4, pdf, "application/pdf"))
+    assert "Hello world" in result.text
+    assert any(note.startswith("Page 1 of the PDF was skipped") for note in result.notes)
+
+
+def test_a_pdf_is_read_until_its_pages_pass_the_drawing_budget(httpserver_ipv4: HTTPServer) -> None:
+    # drawings without text are cheap for pypdf, so the budget is reached fast
+    pdf = pdf_document(
+        [content_stream(TEXT_LINE, 200), content_stream(DRAWING_LINE, 450_000)], [0, 1, 1, 1, 1, 1]
+    )
+    result = web_fetch(serve(httpserver_ipv4, pdf, "application/pdf"))
+    assert "Hello world" in result.text
+    assert any(note.startswith("Reading stopped before page 6 of 6") for note in result.notes)
+
+
+def test_tags_in_scripts_styles_and_comments_are_not_counted() -> None:
+    html = "<p>a</p><script>x = '<td><td><a href=1>'</script><style>td<a{}</style><!-- <pre> <pre> --><td>"
+    work = measure_html(html)
+    assert (work.elements, work.table_cells, work.links, work.code_blocks) == (2, 1, 0, 0)
+
+
+def test_table_cells_count_td_and_th_but_not_thead() -> None:
+    assert measure_html("<TABLE><THEAD><TR><TH>a<th>b<tbody><tr><td>1<td x=2>").table_cells == 4
+
+
+def test_an_unclosed_script_hides_the_rest_of_the_page_as_the_parser_reads_it() -> None:
+    assert measure_html("<p>a<script>" + "<td>" * 10 + "<script>" * 10).table_cells == 0
+
+
+def test_thousands_of_code_blocks_come_back_in_order_and_intact() -> None:
+    codes = CodeBlocks("marker", [CodeBlock(f"print({i})") for i in range(3000)])
+    text = "\n\n".join(f"Step {i}:\n\n{codes.placeholder(i)} {codes.placeholder(i)}" for i in range(3000))
+    restored = restore_code_blocks(text, codes)
+    assert restored.count("```") == 6000
+    assert restored.index("print(2999)") > restored.index("print(1000)") > restored.index("Step 999:")
