@@ -8,6 +8,8 @@ memory, these tests their outcome. Pages come from pytest-httpserver on 127.0.0.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -157,3 +159,25 @@ def test_thousands_of_code_blocks_come_back_in_order_and_intact() -> None:
     restored = restore_code_blocks(text, codes)
     assert restored.count("```") == 6000
     assert restored.index("print(2999)") > restored.index("print(1000)") > restored.index("Step 999:")
+
+
+def test_a_machine_that_cannot_start_the_reading_worker_gets_a_fetch_error_not_a_crash(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    # A broken Python home for the processes this one starts: the worker cannot even begin.
+    url = serve(httpserver_ipv4, b"<html><body><p>Tekst strony.</p></body></html>", "text/html")
+    code = (
+        "import os\n"
+        "os.environ['PYTHONHOME'] = '/nonexistent'\n"
+        "from llmweb import web_fetch, LlmwebError\n"
+        "try:\n"
+        f"    web_fetch({url!r}, allow='127.0.0.1')\n"
+        "except LlmwebError as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("FetchError llmweb could not read")
+    assert "This is the machine, not the page" in done.stdout

@@ -18,7 +18,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from llmweb import config
 from llmweb.arguments import validate_arguments
 from llmweb.compress import Compressor
-from llmweb.errors import ChallengePage, CompressorError, InvalidInput, Timeout, TooLarge, UpstreamStatus
+from llmweb.errors import (
+    ChallengePage,
+    CompressorError,
+    FetchError,
+    InvalidInput,
+    Timeout,
+    TooLarge,
+    UpstreamStatus,
+)
 from llmweb.fetch import header_values, limits, transport, worker
 from llmweb.fetch.addresses import parse_allow_list
 from llmweb.fetch.content import (
@@ -232,6 +240,12 @@ def _read_text(fetched: transport.Fetched, deadline: transport.Deadline, memory:
             "large or too complex to read in time: look for a lighter version of it (a single section, a print "
             "or text version, the raw file), or search for another source."
         ) from None
+    except worker.WorkerUnavailable as exc:
+        raise FetchError(
+            f"llmweb could not read {fetched.url}: {exc}. This is the machine, not the page: try again in a "
+            "moment; the admin should check the machine's free memory and process limits.",
+            fetched.url,
+        ) from None
     except worker.OutOfMemory:
         raise TooLarge(
             f"Turning {fetched.url} into text needed more than {memory // 2**20:,} MB of memory, "
@@ -283,7 +297,7 @@ def _status_error(
             seconds=deadline.remaining(),
             memory=memory,
         )
-    except (worker.OutOfTime, worker.OutOfMemory):
+    except (worker.OutOfTime, worker.OutOfMemory, worker.WorkerUnavailable):
         challenge = None  # the status still says what happened
     if challenge:  # bot checks usually answer 403, 429 or 503
         return ChallengePage(challenge_message(url, challenge), url)

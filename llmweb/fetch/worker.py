@@ -64,6 +64,10 @@ class OutOfMemory(Exception):
     """The job needed more memory than the worker's ceiling (or the worker died of it)."""
 
 
+class WorkerUnavailable(Exception):
+    """No worker could be started, or one exited on its own before answering (its error is on stderr)."""
+
+
 def run(
     function: Callable[..., T], *args: Any, seconds: float, memory: int = limits.EXTRACT_MEMORY_BYTES
 ) -> T:
@@ -124,7 +128,7 @@ class _Worker:
             # failed to allocate under the ceiling: most likely memory
             return OutOfMemory()
         # an exit of its own before answering: it could not start (its error is on stderr)
-        return RuntimeError(f"the extraction worker exited with code {code}; its error is on stderr")
+        return WorkerUnavailable(f"the extraction worker exited with code {code}; its error is on stderr")
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -160,7 +164,7 @@ class _Pool:
         self._live: set[_Worker] = set()
 
     def warm(self) -> None:
-        with self._lock:
+        with self._lock, contextlib.suppress(WorkerUnavailable):  # run() says it, for the call that needs one
             self._prune()
             if not self._idle and len(self._live) < self._size:
                 self._idle.append(self._start())
@@ -209,7 +213,10 @@ class _Pool:
             return self._start()
 
     def _start(self) -> _Worker:
-        worker = _Worker()
+        try:
+            worker = _Worker()
+        except OSError as exc:  # no process could be made: out of processes, memory or file handles
+            raise WorkerUnavailable(f"could not start the extraction worker: {exc.strerror or exc}") from None
         self._live.add(worker)
         return worker
 
