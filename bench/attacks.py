@@ -32,6 +32,7 @@ from llmweb.errors import (
     InvalidInput,
     LlmwebError,
     NeedsJavaScript,
+    RedirectRefused,
     Timeout,
     TooLarge,
     Unreachable,
@@ -394,13 +395,13 @@ EXPECTED: dict[str, tuple[type[LlmwebError], ...] | None] = {
     "charset/rot13": None,
     "charset/meta-hex": None,
     "charset/503-rot13": (UpstreamStatus,),
-    "to/bad-idna": (UpstreamStatus,),
-    "to/long-label": (UpstreamStatus,),
+    "to/bad-idna": (RedirectRefused,),
+    "to/long-label": (RedirectRefused,),
     "url/bad-idna": (InvalidInput,),
     "url/long-label": (InvalidInput,),
     "fence/js-shell": (NeedsJavaScript,),
     "fence/retry-after": (UpstreamStatus,),
-    "fence/note-redirect": (UpstreamStatus,),
+    "fence/note-redirect": (RedirectRefused,),
     "fence/redirect-path": None,
     "fence/media-type": (UnsupportedContent,),
     "fence/encoding": (UnsupportedContent,),
@@ -412,7 +413,7 @@ EXPECTED: dict[str, tuple[type[LlmwebError], ...] | None] = {
     "to/decimal": (BlockedAddress,),
     "to/mapped": (BlockedAddress,),
     "to/localhost6": (BlockedAddress,),
-    "chain/0": (UpstreamStatus,),  # more than five hops
+    "chain/0": (RedirectRefused,),  # more than five hops
     **{f"hostile/{hostile.name}": hostile.outcomes for hostile in HOSTILE},
 }
 ATTACKS = ("to/loopback2", "to/decimal", "to/mapped", "to/localhost6")

@@ -13,9 +13,11 @@ catches at the level it cares about::
      │    ├── NeedsJavaScript    the page is an empty shell filled in by scripts
      │    ├── ChallengePage      a bot check ("Just a moment…", captcha) answered
      │    ├── UpstreamStatus     the server answered with an HTTP error status
+     │    ├── RedirectRefused    a redirect llmweb does not follow: too many, not http(s), a bad address
      │    ├── Unreachable        no such host, connection refused or broken, bad TLS
-     │    └── NoReadableText     the page holds no text worth returning
-     ├── Timeout                 the total deadline passed (search or fetch)
+     │    ├── NoReadableText     the page holds no text worth returning
+     │    └── FetchTimeout       the fetch's deadline passed (also a Timeout)
+     ├── Timeout                 a deadline passed: a search's, or a fetch's (FetchTimeout)
      └── CompressorError         the optional compressor failed
 
 Each message says what happened and what to do next, in one or two sentences a
@@ -94,6 +96,11 @@ class UpstreamStatus(FetchError):
         return type(self), (str(self), self.url, self.status)
 
 
+class RedirectRefused(FetchError):
+    """The server redirected where llmweb does not follow: past the most redirects, to a
+    scheme other than http or https, or to an address that is not a usable host name."""
+
+
 class Unreachable(FetchError):
     """The host could not be resolved or connected to, or the connection broke."""
 
@@ -103,7 +110,11 @@ class NoReadableText(FetchError):
 
 
 class Timeout(LlmwebError):
-    """The total deadline of a search or fetch passed."""
+    """A deadline passed: a search's (SearXNG did not answer in time) or a fetch's (FetchTimeout)."""
+
+
+class FetchTimeout(FetchError, Timeout):
+    """The fetch's one deadline passed: resolving, connecting, reading, or turning the page into text."""
 
 
 class CompressorError(LlmwebError):

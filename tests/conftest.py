@@ -107,6 +107,12 @@ def add_brave_twin(settings: dict[str, Any]) -> None:
     settings["engines"].append(twin)
 
 
+@pytest.fixture
+def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let web_fetch read the tests' pages on 127.0.0.1, which it refuses by default."""
+    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+
+
 @pytest.fixture(scope="session")
 def valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[stack.Process]:
     proc = stack.start_valkey(tmp_path_factory.mktemp("valkey"))

@@ -27,9 +27,7 @@ POLISH = (
 )
 
 
-@pytest.fixture(autouse=True)
-def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+pytestmark = pytest.mark.usefixtures("allow_test_servers")
 
 
 def serve(

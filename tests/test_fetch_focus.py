@@ -78,9 +78,7 @@ POLISH_DOC = "\n\n".join(
 )
 
 
-@pytest.fixture(autouse=True)
-def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+pytestmark = pytest.mark.usefixtures("allow_test_servers")
 
 
 def serve(httpserver: HTTPServer, path: str, text: str) -> str:

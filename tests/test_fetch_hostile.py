@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.attacks import CANARY, INSTRUCTION, outside_fence
-from llmweb.errors import InvalidInput, LlmwebError, UpstreamStatus
+from llmweb.errors import InvalidInput, LlmwebError, RedirectRefused, UpstreamStatus
 from llmweb.fetch import FetchResult, web_fetch
 from llmweb.fetch.addresses import parse_allow_list
 from llmweb.fetch.content import decode_text
@@ -186,14 +186,14 @@ def test_an_error_page_labelled_with_such_a_charset_is_reported_by_its_status(
 
 def test_a_redirect_to_a_host_that_is_not_valid_idna_is_refused(scripted: ScriptedServer) -> None:
     url = scripted.answer(302, [("Location", "http://xn--localhost-/")])
-    with pytest.raises(UpstreamStatus) as caught:
+    with pytest.raises(RedirectRefused) as caught:
         fetch(url)
     assert "does not decode" in str(caught.value)
 
 
 def test_a_redirect_to_a_port_out_of_range_is_refused(scripted: ScriptedServer) -> None:
     url = scripted.answer(302, [("Location", f"http://{LOOPBACK}:70000/")])
-    with pytest.raises(UpstreamStatus) as caught:
+    with pytest.raises(RedirectRefused) as caught:
         fetch(url)
     assert "port outside 1–65535" in str(caught.value)
 
@@ -201,7 +201,7 @@ def test_a_redirect_to_a_port_out_of_range_is_refused(scripted: ScriptedServer) 
 def test_a_redirect_to_an_overlong_host_name_is_refused_before_resolving(scripted: ScriptedServer) -> None:
     RESOLVED.clear()
     url = scripted.answer(302, [("Location", f"http://{'a' * 64}.example/")])
-    with pytest.raises(UpstreamStatus):
+    with pytest.raises(RedirectRefused):
         fetch(url)
     assert RESOLVED == [LOOPBACK]  # only the scripted server's own address was ever resolved
 

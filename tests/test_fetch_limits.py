@@ -27,9 +27,7 @@ TEXT = " ".join(["Readable text that arrives compressed."] * 20)
 Handler = Callable[[socket.socket, threading.Event], None]
 
 
-@pytest.fixture(autouse=True)
-def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+pytestmark = pytest.mark.usefixtures("allow_test_servers")
 
 
 class RawServer:
@@ -255,3 +253,25 @@ def test_the_decoder_reads_every_member_of_a_multi_member_gzip() -> None:
 
 def test_the_decoder_undoes_stacked_encodings_in_reverse_order() -> None:
     assert decode(zlib.compress(gzip.compress(b"inner")), "gzip, deflate", limit=100) == b"inner"
+
+
+def test_a_redirects_body_is_never_read_so_an_endless_or_bombed_one_costs_nothing(
+    raw_server: Callable[[Handler], RawServer], httpserver_ipv4: HTTPServer, gzip_bomb: bytes
+) -> None:
+    # httpx reads (and un-gzips, without a bound) a redirect's body before it follows it;
+    # the fetcher's transport hands it over empty, so the redirect is followed at once.
+    httpserver_ipv4.expect_request("/landing").respond_with_data(TEXT, content_type="text/plain")
+    landing = httpserver_ipv4.url_for("/landing")
+
+    def endless_gzip_redirect(conn: socket.socket, stop: threading.Event) -> None:
+        conn.sendall(
+            f"HTTP/1.1 302 Found\r\nLocation: {landing}\r\nContent-Encoding: gzip\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n".encode()
+        )
+        while not stop.is_set():
+            conn.sendall(f"{len(gzip_bomb):x}\r\n".encode() + gzip_bomb + b"\r\n")
+
+    server = raw_server(endless_gzip_redirect)
+    result = web_fetch(server.url, timeout=10)
+    assert result.text == TEXT
+    assert result.url == landing

@@ -20,9 +20,7 @@ PARAGRAPHS = [f"Paragraph {n:02d} " + "x" * 86 for n in range(40)]
 TEXT = "\n\n".join(PARAGRAPHS)
 
 
-@pytest.fixture(autouse=True)
-def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+pytestmark = pytest.mark.usefixtures("allow_test_servers")
 
 
 @pytest.fixture

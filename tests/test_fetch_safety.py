@@ -14,17 +14,12 @@ import httpx
 import pytest
 from pytest_httpserver import HTTPServer
 
-from llmweb.errors import BlockedAddress, InvalidInput, UpstreamStatus
+from llmweb.errors import BlockedAddress, InvalidInput, RedirectRefused
 from llmweb.fetch import web_fetch
 from llmweb.fetch.addresses import parse_allow_list
 from llmweb.fetch.transport import AddressRefused, Deadline, PinnedTransport, resolve_public_address
 
 TEXT = "A plain text page served on loopback for the fetcher's safety tests."
-
-
-@pytest.fixture
-def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
 
 
 @pytest.fixture
@@ -145,7 +140,7 @@ def test_a_sixth_redirect_is_not_followed(allow_test_servers: None, server: HTTP
     for hop in range(6):
         redirect(server, f"/hop/{hop}", f"/hop/{hop + 1}")
     server.expect_request("/hop/6").respond_with_data(TEXT, content_type="text/plain")
-    with pytest.raises(UpstreamStatus) as caught:
+    with pytest.raises(RedirectRefused) as caught:
         web_fetch(server.url_for("/hop/0"))
     assert "redirected more than 5 times" in str(caught.value)
     assert "/hop/6" not in [request.path for request, _ in server.log]
@@ -153,7 +148,7 @@ def test_a_sixth_redirect_is_not_followed(allow_test_servers: None, server: HTTP
 
 def test_a_redirect_to_a_non_web_scheme_is_not_followed(allow_test_servers: None, server: HTTPServer) -> None:
     redirect(server, "/start", "file:///etc/passwd")
-    with pytest.raises(UpstreamStatus) as caught:
+    with pytest.raises(RedirectRefused) as caught:
         web_fetch(server.url_for("/start"))
     assert "not an http or https address" in str(caught.value)
 

@@ -25,9 +25,7 @@ BY_NAME = {hostile.name: hostile for hostile in HOSTILE}
 DRAWING_LINE = b"0 0 m 100 100 l S\n"  # a line drawn, no text
 
 
-@pytest.fixture(autouse=True)
-def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+pytestmark = pytest.mark.usefixtures("allow_test_servers")
 
 
 def serve(server: HTTPServer, body: bytes, content_type: str) -> str:

@@ -22,8 +22,8 @@ from llmweb.errors import (
     ChallengePage,
     CompressorError,
     FetchError,
+    FetchTimeout,
     InvalidInput,
-    Timeout,
     TooLarge,
     UpstreamStatus,
 )
@@ -230,15 +230,17 @@ def _read_text(fetched: transport.Fetched, deadline: transport.Deadline, memory:
     except worker.OutOfTime as exc:
         url = fetched.url
         if exc.waiting:
-            raise Timeout(
+            raise FetchTimeout(
                 f"{url} was downloaded, but llmweb was busy reading other pages until the {deadline.seconds:g}-second "
-                "limit of this fetch passed. Fetch it again in a moment."
+                "limit of this fetch passed. Fetch it again in a moment.",
+                url,
             ) from None
-        raise Timeout(
+        raise FetchTimeout(
             f"Turning {url} into text took longer than the {deadline.seconds:g} seconds one fetch may take "
             f"(the download took {downloaded:.1f} s), so it was stopped. The page ({_describe(fetched)}) is too "
             "large or too complex to read in time: look for a lighter version of it (a single section, a print "
-            "or text version, the raw file), or search for another source."
+            "or text version, the raw file), or search for another source.",
+            url,
         ) from None
     except worker.WorkerUnavailable as exc:
         raise FetchError(

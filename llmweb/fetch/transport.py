@@ -4,37 +4,44 @@ Every connection is opened by :class:`PinnedBackend`: it resolves the host once,
 every address the resolver returned (:mod:`.addresses`), and connects to a judged
 address itself, so a DNS answer that changes between check and connect (rebinding) never
 reaches a private address. TLS still verifies, and SNI and Host still carry, the host
-name. httpx's own transport takes no network backend, so :class:`PinnedTransport` wraps
-an httpcore pool in a small httpx transport.
+name. httpx's own transport takes no network backend, so :class:`PinnedTransport` is
+httpx's transport with its connection pool opened through that backend.
 
-:func:`fetch` follows redirects by hand (each hop is a new judged connection), drops
-credentials when the origin changes, streams the body under a decoded-byte cap, and
-keeps one deadline for the whole fetch, which a server trickling a byte at a time
+:func:`fetch` lets an httpx client follow redirects (each hop a new judged connection;
+httpx drops credentials when the origin changes) after checking where each one leads,
+keeps cookies to the origin that set them, streams the body under a decoded-byte cap,
+and keeps one deadline for the whole fetch, which a server trickling a byte at a time
 cannot stretch.
 """
 
 from __future__ import annotations
 
-import base64
-import contextlib
+import http.cookiejar
 import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import httpcore
 import httpx
 
-from llmweb.errors import BlockedAddress, Timeout, TooLarge, Unreachable, UnsupportedContent, UpstreamStatus
+from llmweb.errors import (
+    BlockedAddress,
+    FetchTimeout,
+    RedirectRefused,
+    TooLarge,
+    Unreachable,
+    UnsupportedContent,
+)
 from llmweb.fetch import header_values, limits
 from llmweb.fetch.addresses import AllowList, Refusal, judge_address
 from llmweb.fetch.inflate import ContentDecoder, CorruptEncoding, DecodedTooLarge, UnknownEncoding
 from llmweb.fetch.rewrite import address_problem
 
-REQUEST_HEADERS = {
+PAGE_REQUEST_HEADERS = {
     "User-Agent": limits.USER_AGENT,
     "Accept": (
         "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,"
@@ -42,7 +49,6 @@ REQUEST_HEADERS = {
     ),
     "Accept-Encoding": "gzip, deflate",  # only what inflate.py can bound
 }
-_REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 
 class Deadline:
@@ -198,51 +204,11 @@ class _DeadlineStream(httpcore.NetworkStream):
         return self._stream.get_extra_info(info)
 
 
-# most specific first: the first isinstance match wins
-_HTTPCORE_ERRORS: tuple[tuple[type[Exception], type[httpx.TransportError]], ...] = (
-    (httpcore.ConnectTimeout, httpx.ConnectTimeout),
-    (httpcore.ReadTimeout, httpx.ReadTimeout),
-    (httpcore.WriteTimeout, httpx.WriteTimeout),
-    (httpcore.PoolTimeout, httpx.PoolTimeout),
-    (httpcore.TimeoutException, httpx.TimeoutException),
-    (httpcore.ConnectError, httpx.ConnectError),
-    (httpcore.ReadError, httpx.ReadError),
-    (httpcore.WriteError, httpx.WriteError),
-    (httpcore.NetworkError, httpx.NetworkError),
-    (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
-    (httpcore.LocalProtocolError, httpx.LocalProtocolError),
-    (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
-    (httpcore.ProtocolError, httpx.ProtocolError),
-)
+class PinnedTransport(httpx.HTTPTransport):
+    """httpx's transport, its connection pool opening every connection through :class:`PinnedBackend`.
 
-
-@contextlib.contextmanager
-def _as_httpx_errors() -> Iterator[None]:
-    try:
-        yield
-    except Exception as exc:
-        for core, mapped in _HTTPCORE_ERRORS:
-            if isinstance(exc, core):
-                raise mapped(str(exc)) from exc
-        raise
-
-
-class _ResponseStream(httpx.SyncByteStream):
-    def __init__(self, stream: Iterable[bytes]) -> None:
-        self._stream = stream
-
-    def __iter__(self) -> Iterator[bytes]:
-        with _as_httpx_errors():
-            yield from self._stream
-
-    def close(self) -> None:
-        close = getattr(self._stream, "close", None)
-        if close is not None:
-            close()
-
-
-class PinnedTransport(httpx.BaseTransport):
-    """An httpx transport whose every connection goes through :class:`PinnedBackend`."""
+    httpx takes no network backend, so the pool it makes is replaced by one that does
+    (``_pool`` is httpx's own attribute; pyproject.toml keeps httpx within 0.28)."""
 
     def __init__(
         self,
@@ -251,8 +217,10 @@ class PinnedTransport(httpx.BaseTransport):
         ssl_context: ssl.SSLContext | None = None,
         resolver: Resolver = system_resolver,
     ) -> None:
+        context = ssl_context or httpx.create_ssl_context()
+        super().__init__(verify=context, http1=True, http2=False, retries=0)
         self._pool = httpcore.ConnectionPool(
-            ssl_context=ssl_context or httpx.create_ssl_context(),
+            ssl_context=context,
             network_backend=PinnedBackend(allow, deadline, resolver),
             http1=True,
             http2=False,
@@ -260,31 +228,28 @@ class PinnedTransport(httpx.BaseTransport):
         )
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        assert isinstance(request.stream, httpx.SyncByteStream)
-        core_request = httpcore.Request(
-            method=request.method,
-            url=httpcore.URL(
-                scheme=request.url.raw_scheme,
-                host=request.url.raw_host,
-                port=request.url.port,
-                target=request.url.raw_path,
-            ),
-            headers=request.headers.raw,
-            content=request.stream,
-            extensions=request.extensions,
-        )
-        with _as_httpx_errors():
-            response = self._pool.handle_request(core_request)
-        assert isinstance(response.stream, Iterable)
-        return httpx.Response(
-            status_code=response.status,
-            headers=response.headers,
-            stream=_ResponseStream(response.stream),
-            extensions=response.extensions,
-        )
+        response = super().handle_request(request)
+        if not response.has_redirect_location:
+            return response
+        # httpx reads and decodes a redirect's whole body before following it, with no bound
+        # on its size or on gzip's output; llmweb never needs it, so it is dropped unread
+        response.close()
+        skipped = {b"content-encoding", b"content-length", b"transfer-encoding"}
+        headers = [(name, value) for name, value in response.headers.raw if name.lower() not in skipped]
+        return httpx.Response(response.status_code, headers=headers, extensions=response.extensions)
 
-    def close(self) -> None:
-        self._pool.close()
+
+class _SameOriginCookies(http.cookiejar.DefaultCookiePolicy):
+    """Cookies go back only to the origin that set them: http.cookiejar alone ignores the
+    port, so each cookie is tied to the port it came from."""
+
+    def set_ok(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        if not super().set_ok(cookie, request):
+            return False
+        # request_port is the very function the jar later compares ports with (typeshed omits it)
+        cookie.port = http.cookiejar.request_port(request)  # type: ignore[attr-defined]
+        cookie.port_specified = True
+        return True
 
 
 @dataclass(frozen=True)
@@ -313,31 +278,54 @@ def fetch(
     """
     deadline = deadline or Deadline(timeout)
     timeout = deadline.seconds
-    transport = PinnedTransport(allow, deadline, resolver=resolver)
-    hops = _Hops(url)
-    url = hops.first  # without credentials, which messages must not repeat
+    start = httpx.URL(url)
+    journey = _Journey(start)
+    client = httpx.Client(
+        transport=PinnedTransport(allow, deadline, resolver=resolver),
+        headers=PAGE_REQUEST_HEADERS,
+        cookies=http.cookiejar.CookieJar(policy=_SameOriginCookies()),
+        follow_redirects=True,
+        max_redirects=max_redirects,
+        timeout=None,  # the deadline bounds every wait (PinnedBackend, _DeadlineStream)
+        trust_env=False,  # no proxy or .netrc from the environment: pages are fetched directly
+        event_hooks={"request": [journey.arrive], "response": [journey.check_redirect]},
+    )
+    first = journey.first  # without credentials, which messages must not repeat
     try:
-        return _follow(transport, hops, deadline, max_bytes, max_redirects)
+        with client:
+            response = client.send(client.build_request("GET", start), stream=True)
+            try:
+                error = response.status_code >= 400
+                cap = min(max_bytes, limits.ERROR_BODY_BYTES) if error else max_bytes
+                body = _read_body(response, cap, deadline, journey.here, truncate=error)
+            finally:
+                response.close()
+        return Fetched(journey.here, response.status_code, response.headers, body, journey.redirects)
     except AddressRefused as exc:
-        raise BlockedAddress(_blocked_message(hops, exc.refusal), url) from None
+        raise BlockedAddress(_blocked_message(journey, exc.refusal), first) from None
+    except httpx.TooManyRedirects:
+        raise RedirectRefused(
+            f"{first} redirected more than {max_redirects} times, so llmweb stopped following at "
+            f"{journey.here}. Fetch the final address directly if you know it, or search for the page.",
+            first,
+        ) from None
     except httpx.TimeoutException:
-        raise Timeout(
-            f"Fetching {url} took longer than {timeout:g} seconds, the limit for one fetch, so it was stopped. "
-            "Try again later, or fetch a different page."
+        raise FetchTimeout(
+            f"Fetching {first} took longer than {timeout:g} seconds, the limit for one fetch, so it was stopped. "
+            "Try again later, or fetch a different page.",
+            first,
         ) from None
     except httpx.ConnectError as exc:
         raise Unreachable(
-            f"{hops.current} could not be reached: {exc}. Check the address for typos, or try again later.",
-            url,
+            f"{journey.here} could not be reached: {exc}. Check the address for typos, or try again later.",
+            first,
         ) from None
     except httpx.TransportError as exc:
         # by its kind only: h11 quotes what it could not parse, and that is the server's text
         raise Unreachable(
-            f"The connection broke while fetching {hops.current}: {_broken(exc)}. Try again later.",
-            url,
+            f"The connection broke while fetching {journey.here}: {_broken(exc)}. Try again later.",
+            first,
         ) from None
-    finally:
-        transport.close()
 
 
 def _broken(error: httpx.TransportError) -> str:
@@ -350,97 +338,48 @@ def _broken(error: httpx.TransportError) -> str:
     return f"the transport failed ({type(error).__name__})"
 
 
-class _Hops:
-    """Where the fetch is, and what it may still send there."""
+class _Journey:
+    """Where a fetch is, for messages, and the check of every redirect before httpx follows it."""
 
-    def __init__(self, url: str) -> None:
-        start = httpx.URL(url)
-        self.current = start.copy_with(username=None, password=None, fragment=None)
-        self.first = str(self.current)
-        self.origin = _origin(self.current)
-        self.authorization: str | None = None
-        if start.username or start.password:
-            pair = f"{start.username}:{start.password}".encode()
-            self.authorization = "Basic " + base64.b64encode(pair).decode("ascii")
-        self.cookies: dict[tuple[str, bytes, int | None], dict[str, str]] = {}
-        self.redirects = 0
+    def __init__(self, start: httpx.URL) -> None:
+        self.first = _shown(start)
+        self.here = self.first
+        self.redirects = -1  # the first request is no redirect
 
-    def headers(self) -> dict[str, str]:
-        headers = dict(REQUEST_HEADERS)
-        if self.authorization:
-            headers["Authorization"] = self.authorization
-        jar = self.cookies.get(_origin(self.current))
-        if jar:
-            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in jar.items())
-        return headers
+    def arrive(self, request: httpx.Request) -> None:
+        """httpx's request hook: the first request and each redirected one."""
+        self.redirects += 1
+        self.here = _shown(request.url)
 
-    def remember_cookies(self, response: httpx.Response) -> None:
-        """Keep Set-Cookie values for the origin that set them, and only for it."""
-        for header in response.headers.get_list("set-cookie"):
-            name, sep, value = header.split(";", 1)[0].partition("=")
-            if sep and name.strip():
-                self.cookies.setdefault(_origin(self.current), {})[name.strip()] = value.strip()
-
-    def redirect(self, location: str, status: int) -> None:
+    def check_redirect(self, response: httpx.Response) -> None:
+        """httpx's response hook: refuse a redirect to anything but an http(s) address with a usable host."""
+        if not response.has_redirect_location:
+            return
         try:
-            target = self.current.join(location).copy_with(username=None, password=None, fragment=None)
-        except (httpx.InvalidURL, ValueError):
+            target = response.request.url.join(response.headers["location"])
+        except (httpx.InvalidURL, ValueError, UnicodeError):
             target = None
         if target is None or target.scheme not in ("http", "https") or not target.raw_host:
             # the Location itself is never quoted: a page writes it, and an error reads as llmweb's words
             scheme = header_values.token(target.scheme if target else None)
             kind = f"a {scheme}: address" if scheme else "an address"
-            raise UpstreamStatus(
+            raise RedirectRefused(
                 f"{self.first} redirected to {kind}, which is not an http or https address, "
                 "so llmweb did not follow it. Search for another source.",
                 self.first,
-                status,
             )
         problem = address_problem(target)
         if problem is not None:
-            raise UpstreamStatus(
+            raise RedirectRefused(
                 f"{self.first} redirected to an address with {problem}, so llmweb did not follow it. "
                 "Search for another source.",
                 self.first,
-                status,
             )
-        if _origin(target) != self.origin:
-            self.authorization = None  # credentials belong to the origin they were given for
-        self.current = target
-        self.redirects += 1
 
 
-def _origin(url: httpx.URL) -> tuple[str, bytes, int | None]:
-    return (url.scheme, url.raw_host, url.port)  # raw_host: .host decodes IDNA, which can raise
-
-
-def _follow(
-    transport: PinnedTransport, hops: _Hops, deadline: Deadline, max_bytes: int, max_redirects: int
-) -> Fetched:
-    for hop in range(max_redirects + 1):
-        timeouts = dict.fromkeys(("connect", "read", "write", "pool"), deadline.clamp())
-        request = httpx.Request("GET", hops.current, headers=hops.headers(), extensions={"timeout": timeouts})
-        response = transport.handle_request(request)
-        try:
-            hops.remember_cookies(response)
-            location = response.headers.get("location")
-            if response.status_code in _REDIRECT_STATUSES and location:
-                if hop == max_redirects:
-                    raise UpstreamStatus(
-                        f"{hops.first} redirected more than {max_redirects} times, so llmweb stopped following "
-                        f"at {hops.current}. Fetch the final address directly if you know it, or search for the page.",
-                        hops.first,
-                        response.status_code,
-                    )
-                hops.redirect(location, response.status_code)
-                continue
-            error = response.status_code >= 400
-            cap = min(max_bytes, limits.ERROR_BODY_BYTES) if error else max_bytes
-            body = _read_body(response, cap, deadline, str(hops.current), truncate=error)
-            return Fetched(str(hops.current), response.status_code, response.headers, body, hops.redirects)
-        finally:
-            response.close()
-    raise AssertionError("unreachable: the loop returns or raises")
+def _shown(url: httpx.URL) -> str:
+    """The address as messages name it: without credentials or fragment."""
+    return str(url.copy_with(username=None, password=None, fragment=None))
 
 
 def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str, *, truncate: bool) -> bytes:
@@ -492,8 +431,8 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
     return bytes(body)
 
 
-def _blocked_message(hops: _Hops, refusal: Refusal) -> str:
-    subject = f"{hops.first} redirected to {hops.current}, which" if hops.redirects else hops.first
+def _blocked_message(journey: _Journey, refusal: Refusal) -> str:
+    subject = f"{journey.first} redirected to {journey.here}, which" if journey.redirects else journey.first
     if refusal.always:
         return (
             f"{subject} resolves to {refusal.address}, {refusal.reason}, which llmweb never fetches. "
