@@ -113,7 +113,8 @@ def okapi_scores(passages: list[PassageTerms], asked: list[str]) -> np.ndarray:
     from rank_bm25 import BM25Okapi
 
     scores: np.ndarray = BM25Okapi(passages, k1=1.5, b=0.75).get_scores(asked)
-    return np.maximum(scores, 0.0)
+    floored: np.ndarray = np.maximum(scores, 0.0)
+    return floored
 
 
 class _Unstemmed:

@@ -279,7 +279,8 @@ def _relative_date(text: str, now: datetime.datetime) -> datetime.date | None:
     n = int(match["n"]) if match["n"].isdigit() else 1
     unit = match["unit"] + "s"
     if unit in ("months", "years"):
-        return now.date() - relativedelta(**{unit: n})
+        day: datetime.date = now.date() - relativedelta(**{unit: n})
+        return day
     return (now - datetime.timedelta(**{unit: n})).date()
 
 

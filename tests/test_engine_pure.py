@@ -258,7 +258,9 @@ def test_no_chosen_locale_keeps_the_engine_defaults(searxng_locale: str | None) 
         ("en-GB", ("en-gb", "GB", "en-GB")),
     ],
 )
-def test_locale_maps_to_brave_language_country_and_market(searxng_locale: str, expected: tuple) -> None:
+def test_locale_maps_to_brave_language_country_and_market(
+    searxng_locale: str, expected: tuple[str, str, str]
+) -> None:
     assert engine.brave_locale(searxng_locale, POLISH) == expected
 
 
@@ -276,7 +278,7 @@ def test_locale_maps_to_brave_language_country_and_market(searxng_locale: str, e
         ("nb-NO", ("nb", "NO", "no-NO")),
     ],
 )
-def test_languages_brave_spells_its_own_way(searxng_locale: str, expected: tuple) -> None:
+def test_languages_brave_spells_its_own_way(searxng_locale: str, expected: tuple[str, str, str]) -> None:
     assert engine.brave_locale(searxng_locale, POLISH) == expected
 
 
@@ -542,7 +544,7 @@ class FakeResponse:
 
 
 def _answer() -> dict[str, Any]:
-    return json.loads((REPO / "tests" / "fixtures" / "brave" / "web-answer.json").read_text())
+    return dict(json.loads((REPO / "tests" / "fixtures" / "brave" / "web-answer.json").read_text()))
 
 
 def _by_url(results: list[Any]) -> dict[str, Any]:

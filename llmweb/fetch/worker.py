@@ -39,7 +39,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 from llmweb.fetch import limits
 
@@ -191,7 +191,7 @@ class _Pool:
             raise OutOfMemory
         if outcome == "raised":
             raise value
-        return value
+        return cast(T, value)  # what ``function`` returned, unpickled
 
     def close(self) -> None:
         with self._lock:

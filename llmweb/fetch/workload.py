@@ -64,6 +64,22 @@ def measure_html(html: str) -> HtmlWorkload:
     return HtmlWorkload(*(_count(pattern, markup) for pattern in patterns))
 
 
+# Each count with its cap and what the model should do instead, in the order they are
+# checked: the first one past its cap is named.
+_CAPS: tuple[tuple[str, int, str, str], ...] = (
+    ("table_cells", limits.MAX_TABLE_CELLS, "table cells",
+     "Look for the same data as a download (CSV, JSON) or through an API, or for a page that shows part of the table."),
+    ("links", limits.MAX_LINKS, "links",
+     "It is an index or a sitemap rather than a page to read: fetch the specific page you need, or search for it."),
+    ("code_blocks", limits.MAX_CODE_BLOCKS, "code blocks",
+     "Fetch a single section or chapter of it, or the raw source file."),
+    ("paragraphs", limits.MAX_PARAGRAPHS, "paragraphs",
+     "Fetch a single section or chapter of it, or a shorter page on the same subject."),
+    ("elements", limits.MAX_ELEMENTS, "HTML elements",
+     "Look for a lighter version of it: a single section or chapter, a print or text version, or the raw file."),
+)  # fmt: skip
+
+
 def check_html_workload(html: str, url: str) -> HtmlWorkload:
     """The page's counts, or TooLarge naming the first one past its cap and what to do instead."""
     work = measure_html(html)
@@ -73,36 +89,13 @@ def check_html_workload(html: str, url: str) -> HtmlWorkload:
             "and which would take the parser minutes. Search for another source of the same content.",
             url,
         )
-    if work.table_cells > limits.MAX_TABLE_CELLS:
-        raise TooLarge(
-            f"{url} has {work.table_cells:,} table cells, more than llmweb extracts ({limits.MAX_TABLE_CELLS:,}). "
-            "Look for the same data as a download (CSV, JSON) or through an API, or for a page that shows part of the table.",
-            url,
-        )
-    if work.links > limits.MAX_LINKS:
-        raise TooLarge(
-            f"{url} has {work.links:,} links, more than llmweb extracts ({limits.MAX_LINKS:,}): it is an index or a "
-            "sitemap rather than a page to read. Fetch the specific page you need, or search for it.",
-            url,
-        )
-    if work.code_blocks > limits.MAX_CODE_BLOCKS:
-        raise TooLarge(
-            f"{url} has {work.code_blocks:,} code blocks, more than llmweb extracts ({limits.MAX_CODE_BLOCKS:,}). "
-            "Fetch a single section or chapter of it, or the raw source file.",
-            url,
-        )
-    if work.paragraphs > limits.MAX_PARAGRAPHS:
-        raise TooLarge(
-            f"{url} has {work.paragraphs:,} paragraphs, more than llmweb extracts ({limits.MAX_PARAGRAPHS:,}). "
-            "Fetch a single section or chapter of it, or a shorter page on the same subject.",
-            url,
-        )
-    if work.elements > limits.MAX_ELEMENTS:
-        raise TooLarge(
-            f"{url} has about {work.elements:,} HTML elements, more than llmweb extracts ({limits.MAX_ELEMENTS:,}). "
-            "Look for a lighter version of it: a single section or chapter, a print or text version, or the raw file.",
-            url,
-        )
+    for field, cap, name, instead in _CAPS:
+        count = getattr(work, field)
+        if count > cap:
+            about = "about " if field == "elements" else ""
+            raise TooLarge(
+                f"{url} has {about}{count:,} {name}, more than llmweb extracts ({cap:,}). {instead}", url
+            )
     return work
 
 
