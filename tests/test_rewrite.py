@@ -18,6 +18,8 @@ from llmweb.fetch.rewrite import (
     rewrite_github_blob,
 )
 
+RAW_HOSTS = ("https://raw.githubusercontent.com/", "https://gist.githubusercontent.com/")
+
 
 def test_a_github_blob_url_maps_to_its_raw_file() -> None:
     assert (
@@ -131,16 +133,20 @@ def test_an_unusable_url_is_refused(url: str) -> None:
 
 
 @given(st.text())
-def test_rewrites_never_raise_on_any_string(text: str) -> None:
-    for function in (rewrite_github_blob, rewrite_gist, github_cli_hint):
-        assert isinstance(function(text), str | None)
+def test_rewrites_of_any_string_point_only_at_github_raw_hosts(text: str) -> None:
+    for function in (rewrite_github_blob, rewrite_gist):
+        raw = function(text)
+        assert raw is None or raw.startswith(RAW_HOSTS)
+    hint = github_cli_hint(text)
+    assert hint is None or hint.startswith("gh ")
     rewrite = rewrite_for_text(text)
-    assert rewrite is None or rewrite.url.startswith("https://")
+    assert rewrite is None or rewrite.url.startswith(RAW_HOSTS)
 
 
 @given(st.text())
-def test_rewrites_never_raise_on_any_github_path(path: str) -> None:
+def test_rewrites_of_any_github_path_stay_on_github_and_keep_the_path(path: str) -> None:
     for host in ("https://github.com/", "https://gist.github.com/"):
-        assert isinstance(rewrite_github_blob(host + path), str | None)
-        assert isinstance(rewrite_gist(host + path), str | None)
-        assert isinstance(github_cli_hint(host + path), str | None)
+        for raw in (rewrite_github_blob(host + path), rewrite_gist(host + path)):
+            assert raw is None or raw.startswith(RAW_HOSTS)
+        hint = github_cli_hint(host + path)
+        assert hint is None or hint.startswith("gh ")
