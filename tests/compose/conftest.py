@@ -146,7 +146,10 @@ def outside_client(images: Images) -> OutsideClient:
     """
 
     def search(
-        deployment: Deployment, count: int, headers: dict[str, str] | None = None, address: str = "203.0.113.10"
+        deployment: Deployment,
+        count: int,
+        headers: dict[str, str] | None = None,
+        address: str = "203.0.113.10",
     ) -> list[dict[str, Any]]:
         if not docker("network", "ls", "-q", "--filter", f"name=^{OUTSIDE_NETWORK}$").split():
             docker("network", "create", "--subnet", OUTSIDE_SUBNET, OUTSIDE_NETWORK)

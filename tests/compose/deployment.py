@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import secrets
 import shutil
 import subprocess
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ BRAVE_HOST = "api.search.brave.com"
 OVERRIDE = "compose.test.yml"
 CA_IN_IMAGE = "/usr/local/share/ca-certificates/llmweb-test-ca.crt"
 HEALTH_INTERVAL = "2s"
+CRASH_RESTARTS = 2
 # Which stand-in replaces which official image (matched on the image's repository).
 OFFICIAL_IMAGES = {"searxng/searxng": SEARXNG, "valkey/valkey": VALKEY}
 
@@ -96,14 +98,15 @@ class Deployment:
     name: str  # compose project name
     folder: Path
     compose_cmd: list[str]
-    started: float = field(default_factory=time.monotonic)
 
     # --- compose -------------------------------------------------------------------
 
     def env(self) -> dict[str, str]:
-        import os
-
-        return {**os.environ, "COMPOSE_PROJECT_NAME": self.name, "COMPOSE_FILE": f"docker-compose.yml:{OVERRIDE}"}
+        return {
+            **os.environ,
+            "COMPOSE_PROJECT_NAME": self.name,
+            "COMPOSE_FILE": f"docker-compose.yml:{OVERRIDE}",
+        }
 
     def compose(self, *args: str, check: bool = True, timeout: float = 300) -> str:
         done = subprocess.run(
@@ -116,8 +119,10 @@ class Deployment:
             check=False,
         )
         if check and done.returncode != 0:
-            raise AssertionError(f"compose {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
-        return done.stdout + done.stderr
+            raise AssertionError(
+                f"compose {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-3000:]}"
+            )
+        return done.stdout
 
     def up(self, *services: str, no_deps: bool = False) -> None:
         self.compose("up", "-d", *(["--no-deps"] if no_deps else []), *services)
@@ -130,16 +135,25 @@ class Deployment:
     def state(self, service: str) -> dict[str, Any]:
         return dict(json.loads(docker("inspect", "-f", "{{json .State}}", self.container(service))))
 
+    def restarts(self, service: str) -> int:
+        return int(docker("inspect", "-f", "{{.RestartCount}}", self.container(service)))
+
     def wait_healthy(self, *services: str, timeout: float = 120) -> None:
+        """Until each service's own health check passes; a service that keeps crashing fails at once."""
         deadline = time.monotonic() + timeout
         pending = list(services)
         while pending and time.monotonic() < deadline:
+            if crashing := [s for s in pending if self.restarts(s) >= CRASH_RESTARTS]:
+                self._fail(f"restarted {CRASH_RESTARTS} times", crashing)
             pending = [s for s in pending if (self.state(s).get("Health") or {}).get("Status") != "healthy"]
             if pending:
                 time.sleep(0.5)
         if pending:
-            logs = "\n".join(f"--- {s}:\n{self.logs(s)[-3000:]}" for s in pending)
-            raise AssertionError(f"not healthy within {timeout:.0f}s: {pending}\n{logs}")
+            self._fail(f"not healthy within {timeout:.0f}s", pending)
+
+    def _fail(self, what: str, services: list[str]) -> None:
+        logs = "\n".join(f"--- {s}:\n{self.logs(s)[-3000:]}" for s in services)
+        raise AssertionError(f"{what}: {services}\n{logs}")
 
     def logs(self, service: str) -> str:
         """The service's container log, stdout and stderr, as `docker logs` shows it."""
@@ -183,7 +197,9 @@ class Deployment:
         return [json.loads(line) for line in log.read_text().splitlines()]
 
     def fake_brave_address(self) -> str:
-        nets = json.loads(docker("inspect", "-f", "{{json .NetworkSettings.Networks}}", self.container(FAKE_BRAVE)))
+        nets = json.loads(
+            docker("inspect", "-f", "{{json .NetworkSettings.Networks}}", self.container(FAKE_BRAVE))
+        )
         return str(next(iter(nets.values()))["IPAddress"])
 
     # --- cleaning up ---------------------------------------------------------------------
@@ -197,14 +213,23 @@ class Deployment:
 def resolved_config(folder: Path, compose_cmd: list[str]) -> dict[str, Any]:
     """docker-compose.yml alone, as compose resolves it with the folder's .env."""
     done = subprocess.run(
-        [*compose_cmd, "-f", "docker-compose.yml", "config"], cwd=folder, capture_output=True, text=True, check=False
+        [*compose_cmd, "-f", "docker-compose.yml", "config"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return dict(yaml.safe_load(done.stdout))
 
 
 def write_override(
-    folder: Path, compose_cmd: list[str], images: Images, tls: ServerTls, answer: dict[str, Any], extra: Mapping[str, Any]
+    folder: Path,
+    compose_cmd: list[str],
+    images: Images,
+    tls: ServerTls,
+    answer: dict[str, Any],
+    extra: Mapping[str, Any],
 ) -> None:
     config = resolved_config(folder, compose_cmd)
     stand_ins = {SEARXNG: images.searxng, VALKEY: images.valkey}
@@ -232,8 +257,10 @@ def write_override(
         # Any Python 3 runs the fake; the searxng stand-in has one.
         "image": images.searxng,
         "entrypoint": ["/usr/local/searxng/.venv/bin/python", "/fake/fake_brave.py"],
-        "command": ["--answer", "/fake/answer.json", "--log", "/fake/requests.jsonl"]
-        + ["--cert", "/fake/server.pem", "--key", "/fake/server.key"],
+        "command": [
+            *("--answer", "/fake/answer.json", "--log", "/fake/requests.jsonl"),
+            *("--cert", "/fake/server.pem", "--key", "/fake/server.key"),
+        ],
         "volumes": ["./.compose-test/brave:/fake"],
         "networks": {net: {"aliases": [BRAVE_HOST]} for net in searxng_networks},
     }

@@ -47,7 +47,9 @@ def start_engine(log: Path) -> subprocess.Popen[bytes] | None:
             "docker/dockerd are missing: `scripts/test compose` installs Debian's docker.io (needs root and apt-get)"
         )
     if os.geteuid() != 0:
-        raise EngineUnavailable("no Docker engine answers and only root may start dockerd; start one, then rerun")
+        raise EngineUnavailable(
+            "no Docker engine answers and only root may start dockerd; start one, then rerun"
+        )
     with log.open("wb") as out:
         # A session of its own: dockerd outlives no test run, and a Ctrl-C reaches pytest first.
         popen = subprocess.Popen(["dockerd"], stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -81,4 +83,6 @@ def compose_command() -> list[str]:
         return ["docker", "compose"]
     if shutil.which("docker-compose"):
         return ["docker-compose"]
-    raise EngineUnavailable("neither `docker compose` nor docker-compose: `scripts/test compose` installs docker-compose")
+    raise EngineUnavailable(
+        "neither `docker compose` nor docker-compose: `scripts/test compose` installs docker-compose"
+    )

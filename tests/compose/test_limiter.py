@@ -19,13 +19,17 @@ FORGED = {
 }
 
 
-def test_a_client_outside_the_pass_list_is_limited(running: Deployment, outside_client: OutsideClient) -> None:
+def test_a_client_outside_the_pass_list_is_limited(
+    running: Deployment, outside_client: OutsideClient
+) -> None:
     answered = statuses(outside_client(running, SEARCHES, address="203.0.113.10"))
     assert answered[0] == 200
     assert 429 in answered
 
 
-@pytest.mark.xfail(strict=True, reason="#18 point 7: not fixed yet (forged X-Forwarded-For/X-Real-IP believed, #10 point 6)")
+@pytest.mark.xfail(
+    strict=True, reason="#18 point 7: not fixed yet (forged X-Forwarded-For/X-Real-IP believed, #10 point 6)"
+)
 @pytest.mark.parametrize("forged", FORGED.values(), ids=FORGED.keys())
 def test_forged_address_headers_from_outside_are_ignored(
     running: Deployment, outside_client: OutsideClient, forged: dict[str, str]

@@ -81,7 +81,9 @@ def test_the_footer_names_upstreams_version(running: Deployment) -> None:
     assert "SearXNG</a> - 2026.8.13+ef9a188cc" in page.text
 
 
-LOG_NOT_QUIET = "#18 point 7: not fixed yet (ERROR at start and a PASSLIST WARNING per request, as in #9 point 5)"
+LOG_NOT_QUIET = (
+    "#18 point 7: not fixed yet (ERROR at start and a PASSLIST WARNING per request, as in #9 point 5)"
+)
 
 
 @pytest.mark.xfail(strict=True, reason=LOG_NOT_QUIET)

@@ -18,7 +18,9 @@ NOT_FIXED_1 = "#18 point 1: not fixed yet"
 
 
 @pytest.mark.xfail(strict=True, reason=NOT_FIXED_1 + " (SearXNG tries valkey once at start)")
-def test_the_limiter_works_when_valkey_starts_after_searxng(deploy: Deploy, outside_client: OutsideClient) -> None:
+def test_the_limiter_works_when_valkey_starts_after_searxng(
+    deploy: Deploy, outside_client: OutsideClient
+) -> None:
     stack = deploy()
     # What the Docker daemon does after a reboot: it restarts containers without depends_on.
     stack.up(SEARXNG, FAKE_BRAVE, no_deps=True)
@@ -30,7 +32,9 @@ def test_the_limiter_works_when_valkey_starts_after_searxng(deploy: Deploy, outs
 
 
 @pytest.mark.xfail(strict=True, reason=NOT_FIXED_1 + " (HTTP 500 while valkey is down)")
-def test_a_search_while_valkey_is_down_gets_a_clear_answer(deploy: Deploy, outside_client: OutsideClient) -> None:
+def test_a_search_while_valkey_is_down_gets_a_clear_answer(
+    deploy: Deploy, outside_client: OutsideClient
+) -> None:
     stack = deploy()
     stack.compose("up", "-d")
     stack.wait_healthy(SEARXNG, VALKEY)

@@ -27,31 +27,50 @@ def _name(common_name: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
 
 
+def _builder(
+    subject: x509.Name, issuer: x509.Name, key: ec.EllipticCurvePrivateKey
+) -> x509.CertificateBuilder:
+    """Valid from an hour ago for two days: long enough for a run, useless afterwards."""
+    now = datetime.datetime.now(datetime.UTC)
+    return (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(days=2))
+    )
+
+
 def make_server_tls(folder: Path, hostname: str) -> ServerTls:
     """A new CA and a certificate for ``hostname`` signed by it, written to ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    now = datetime.datetime.now(datetime.UTC)
-    valid = {"not_valid_before": now - datetime.timedelta(hours=1), "not_valid_after": now + datetime.timedelta(days=2)}
-
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca_name = _name("llmweb compose tests throwaway CA")
     ca = (
-        x509.CertificateBuilder(subject_name=ca_name, issuer_name=ca_name, **valid)
-        .public_key(ca_key.public_key())
-        .serial_number(x509.random_serial_number())
+        _builder(ca_name, ca_name, ca_key)
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
         .add_extension(
-            x509.KeyUsage(True, False, False, False, False, True, True, False, False), critical=True
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
         )
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
         .sign(ca_key, hashes.SHA256())
     )
-
     key = ec.generate_private_key(ec.SECP256R1())
     cert = (
-        x509.CertificateBuilder(subject_name=_name(hostname), issuer_name=ca_name, **valid)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
+        _builder(_name(hostname), ca_name, key)
         .add_extension(x509.SubjectAlternativeName([x509.DNSName(hostname)]), critical=False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
         .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
