@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import signal
 import ssl
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -71,6 +73,8 @@ def main() -> None:
     parser.add_argument("--key", type=Path, required=True)
     parser.add_argument("--port", type=int, default=443)
     args = parser.parse_args()
+    # As a container's PID 1, Python would ignore SIGTERM and make every stop wait for SIGKILL.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     serve(args.answer.read_bytes(), args.log, args.cert, args.key, args.port)
 
 

@@ -6,6 +6,8 @@ searches. The keyless engines are off in the test's settings (they would query D
 and Wikipedia, which is their job); Brave is the fake on the project's network, so any packet
 to an address outside the project's containers is something the deployment sent out on its
 own: a DNS question for a name Docker's resolver does not know, or a connection elsewhere.
+The project's networks are IPv4 only (compose enables no IPv6 on them), so nothing can leave
+them over IPv6 unseen.
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ def test_the_open_webui_profile_reaches_searxng_by_service_name(deploy: Deploy, 
     service = open_webui_service()
     stand_in = {
         "image": images.searxng,
-        "entrypoint": ["sleep", "infinity"],
+        # Stays up for `exec`, and stops at once (a bare sleep as PID 1 would ignore SIGTERM).
+        "entrypoint": ["sh", "-c", "trap exit TERM; sleep infinity & wait"],
         "healthcheck": {"test": ["CMD", "true"]},
         "volumes": [f"{http_client.__file__}:/client.py:ro"],
     }
