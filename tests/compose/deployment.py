@@ -44,8 +44,6 @@ OVERRIDE = "compose.test.yml"
 CA_IN_IMAGE = "/usr/local/share/ca-certificates/llmweb-test-ca.crt"
 HEALTH_INTERVAL = "2s"
 CRASH_RESTARTS = 2
-# Which stand-in replaces which official image (matched on the image's repository).
-OFFICIAL_IMAGES = {"searxng/searxng": SEARXNG, "valkey/valkey": VALKEY}
 
 SettingsChange = Callable[[dict[str, Any]], None]
 
@@ -232,13 +230,14 @@ def write_override(
     extra: Mapping[str, Any],
 ) -> None:
     config = resolved_config(folder, compose_cmd)
-    stand_ins = {SEARXNG: images.searxng, VALKEY: images.valkey}
+    # Which stand-in replaces which official image, matched on the image's repository.
+    stand_ins = {"searxng/searxng:": images.searxng, "valkey/valkey:": images.valkey}
     services: dict[str, Any] = {}
     for name, service in config["services"].items():
         image = str(service.get("image", ""))
-        for official, stand_in in OFFICIAL_IMAGES.items():
+        for official, stand_in in stand_ins.items():
             if official in image:
-                services.setdefault(name, {})["image"] = stand_ins[stand_in]
+                services.setdefault(name, {})["image"] = stand_in
         if "healthcheck" in service:
             services.setdefault(name, {})["healthcheck"] = {"interval": HEALTH_INTERVAL}
 

@@ -24,10 +24,9 @@ def test_the_limiter_works_when_valkey_starts_after_searxng(
     stack = deploy()
     # What the Docker daemon does after a reboot: it restarts containers without depends_on.
     stack.up(SEARXNG, FAKE_BRAVE, no_deps=True)
-    stack.wait_healthy(SEARXNG)
     time.sleep(VALKEY_LATE_SECONDS)
     stack.up(VALKEY, no_deps=True)
-    stack.wait_healthy(VALKEY)
+    stack.wait_healthy(SEARXNG, VALKEY)
     assert 429 in statuses(outside_client(stack, SEARCHES))
 
 
