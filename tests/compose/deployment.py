@@ -261,6 +261,8 @@ def write_override(
             *("--cert", "/fake/server.pem", "--key", "/fake/server.key"),
         ],
         "volumes": ["./.compose-test/brave:/fake"],
+        # The image's volumes, in memory: the fake must leave no anonymous volume behind.
+        "tmpfs": ["/etc/searxng", "/var/cache/searxng"],
         "networks": {net: {"aliases": [BRAVE_HOST]} for net in searxng_networks},
     }
     override: dict[str, Any] = {"services": services}

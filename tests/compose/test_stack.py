@@ -6,7 +6,6 @@ from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import httpx
-import pytest
 from conftest import BROWSER_HEADERS, SENTINEL_KEY
 
 from compose.deployment import SEARXNG, VALKEY, Deployment
@@ -81,12 +80,6 @@ def test_the_footer_names_upstreams_version(running: Deployment) -> None:
     assert "SearXNG</a> - 2026.8.13+ef9a188cc" in page.text
 
 
-LOG_NOT_QUIET = (
-    "#18 point 7: not fixed yet (ERROR at start and a PASSLIST WARNING per request, as in #9 point 5)"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=LOG_NOT_QUIET)
 def test_the_log_holds_no_error_after_start_and_searches(running: Deployment) -> None:
     for query in ("pogoda", "smog", "tramwaje"):
         running.search_json(query)
@@ -94,7 +87,6 @@ def test_the_log_holds_no_error_after_start_and_searches(running: Deployment) ->
     assert errors == []
 
 
-@pytest.mark.xfail(strict=True, reason=LOG_NOT_QUIET)
 def test_searches_add_nothing_to_the_log(running: Deployment) -> None:
     running.search_json("rozgrzewka")  # anything logged once, at the first search, is not per request
     before = running.logs(SEARXNG).splitlines()

@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from compose.conftest import SEARCHES, Deploy, OutsideClient, statuses
 from compose.deployment import FAKE_BRAVE, SEARXNG, VALKEY
 
 VALKEY_LATE_SECONDS = 20
-NOT_FIXED_1 = "#18 point 1: not fixed yet"
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_FIXED_1 + " (SearXNG tries valkey once at start)")
 def test_the_limiter_works_when_valkey_starts_after_searxng(
     deploy: Deploy, outside_client: OutsideClient
 ) -> None:
@@ -30,7 +26,6 @@ def test_the_limiter_works_when_valkey_starts_after_searxng(
     assert 429 in statuses(outside_client(stack, SEARCHES))
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_FIXED_1 + " (HTTP 500 while valkey is down)")
 def test_a_search_while_valkey_is_down_gets_a_clear_answer(
     deploy: Deploy, outside_client: OutsideClient
 ) -> None:
