@@ -29,10 +29,16 @@ CHECK_SECONDS: dict[str, float] = {}
 # (RFC 5737 TEST-NET-3) is on no pass list, so the limiter must judge these clients.
 OUTSIDE_NETWORK = "llmweb-test-outside"
 OUTSIDE_SUBNET = "203.0.113.0/24"
-OUTSIDE_SEARCH_URL = "http://searxng:8080/search?q=pogoda&format=json"
+SEARCH_PATH = "/search?q=pogoda&format=json"
 # SearXNG's limiter allows a client outside the pass list 4 JSON searches an hour: 6 must
 # meet a refusal (429) where the limiter works.
 SEARCHES = 6
+# Each header a client outside the household could send to pass as one of its addresses.
+FORGED = {
+    "xff-loopback": {"X-Forwarded-For": "127.0.0.1"},
+    "xff-private": {"X-Forwarded-For": "10.1.2.3"},
+    "real-ip-private": {"X-Real-IP": "192.168.1.10"},
+}
 
 
 def statuses(answers: list[dict[str, Any]]) -> list[object]:
@@ -132,36 +138,45 @@ def running(
         yield deployment
 
 
-OutsideClient = Callable[..., list[dict[str, Any]]]
+ContainerClient = Callable[..., list[dict[str, Any]]]
 
 
 @pytest.fixture(scope="session")
-def outside_client(images: Images) -> OutsideClient:
-    """Searches from a container on a network outside every pass list.
+def container_client(images: Images) -> ContainerClient:
+    """JSON searches from a container, as a machine of the house or of the outside world makes them.
 
-    ``outside_client(deployment, count, headers={...}, address="203.0.113.10")`` returns each
-    answer's status and body. The searxng container joins that network too (under its service
-    name), so the limiter sees the client's own address, as it would a LAN or internet client's;
-    a test picks a fresh address for counters of its own.
+    ``container_client(deployment, count, headers={...}, via="searxng", outside=True,
+    address="203.0.113.10")`` returns each answer's status and body. Outside, the client sits on
+    a network of its own outside every pass list, at ``address`` (a fresh one gives counters of
+    its own), and the ``via`` service joins that network under its name, so SearXNG sees the
+    client's own address as it would a LAN or internet client's. With ``outside=False`` the
+    client sits on the project's default network, a private one, as a machine of the house.
     """
 
     def search(
         deployment: Deployment,
         count: int,
         headers: dict[str, str] | None = None,
+        via: str = SEARXNG,
+        outside: bool = True,
         address: str = "203.0.113.10",
     ) -> list[dict[str, Any]]:
-        if not docker("network", "ls", "-q", "--filter", f"name=^{OUTSIDE_NETWORK}$").split():
-            docker("network", "create", "--subnet", OUTSIDE_SUBNET, OUTSIDE_NETWORK)
-        container = deployment.container(SEARXNG)
-        joined = json.loads(docker("inspect", "-f", "{{json .NetworkSettings.Networks}}", container))
-        if OUTSIDE_NETWORK not in joined:
-            docker("network", "connect", "--alias", SEARXNG, OUTSIDE_NETWORK, container)
+        if outside:
+            network, placed = OUTSIDE_NETWORK, ["--ip", address]
+            if not docker("network", "ls", "-q", "--filter", f"name=^{OUTSIDE_NETWORK}$").split():
+                docker("network", "create", "--subnet", OUTSIDE_SUBNET, OUTSIDE_NETWORK)
+            container = deployment.container(via)
+            joined = json.loads(docker("inspect", "-f", "{{json .NetworkSettings.Networks}}", container))
+            if OUTSIDE_NETWORK not in joined:
+                docker("network", "connect", "--alias", via, OUTSIDE_NETWORK, container)
+        else:
+            network, placed = deployment.default_network(), []
         out = docker(
-            "run", "--rm", "--network", OUTSIDE_NETWORK, "--ip", address,
+            "run", "--rm", "--network", network, *placed,
             "-v", f"{http_client.__file__}:/client.py:ro",
             "--entrypoint", "/usr/local/searxng/.venv/bin/python", images.searxng,
-            "/client.py", OUTSIDE_SEARCH_URL, str(count), json.dumps({**BROWSER_HEADERS, **(headers or {})}),
+            "/client.py", f"http://{via}:8080{SEARCH_PATH}", str(count),
+            json.dumps({**BROWSER_HEADERS, **(headers or {})}),
         )  # fmt: skip
         return list(json.loads(out))
 

