@@ -51,6 +51,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
         return True
     return None
 
+
 # Files a person may want to look at after a run (the browser test's screenshot); ignored by git.
 ARTIFACTS = REPO / "test-artifacts"
 _kept_artifacts: list[Path] = []
