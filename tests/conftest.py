@@ -36,6 +36,21 @@ BRAVE_PATH = "/res/v1/web/search"
 SENTINEL_KEY = "sentinel-brave-key-NOT-REAL-7f3a9c"
 
 OUTSIDE_ENGINES = ("duckduckgo", "wikipedia")
+COMPOSE_SUITE = Path(__file__).resolve().parent / "compose"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--compose", action="store_true", help="run tests/compose: docker-compose.yml on a real Docker engine"
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """tests/compose needs a Docker engine and minutes: only `scripts/test compose` collects it."""
+    if collection_path == COMPOSE_SUITE and not config.getoption("--compose"):
+        return True
+    return None
+
 
 # Files a person may want to look at after a run (the browser test's screenshot); ignored by git.
 ARTIFACTS = REPO / "test-artifacts"
