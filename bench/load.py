@@ -28,6 +28,8 @@ class Load:
     seconds: float = 0.0
     latencies: list[float] = field(default_factory=list)
     first_error: str = ""
+    failed_at: list[float] = field(default_factory=list)
+    """time.perf_counter() of each failed answer's end."""
 
     @property
     def per_second(self) -> float:
@@ -40,6 +42,7 @@ class Load:
             self.seconds + other.seconds,
             self.latencies + other.latencies,
             self.first_error or other.first_error,
+            self.failed_at + other.failed_at,
         )
 
 
@@ -74,6 +77,7 @@ async def _one(http: httpx.AsyncClient, request: Request, check: Check, n: int, 
     else:
         into.errors += 1
         into.first_error = into.first_error or problem
+        into.failed_at.append(time.perf_counter())
 
 
 async def interleaved_latencies(
