@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
+from llmweb import stack
+
 REPO = Path(__file__).resolve().parent.parent
 IMAGE_ENGINES = "/usr/local/searxng/searx/engines/"
 IMAGE_CONFIG = "/etc/searxng/"
@@ -140,6 +142,11 @@ def test_searxng_listens_on_ipv4_so_hosts_without_ipv6_can_run_it(resolved: dict
     assert resolved["services"]["searxng"]["environment"]["GRANIAN_HOST"] == "0.0.0.0"
 
 
+def test_searxng_answers_as_many_searches_at_once_as_under_scripts_serve(resolved: dict[str, Any]) -> None:
+    environment = resolved["services"]["searxng"]["environment"]
+    assert environment["GRANIAN_BLOCKING_THREADS"] == stack.BLOCKING_THREADS
+
+
 def test_the_base_url_comes_from_env_for_lan_use(tmp_path: Path) -> None:
     done = compose_config(tmp_path, "SEARXNG_SECRET=s\nSEARXNG_BASE_URL=http://nas.lan:8080/\n")
     assert done.returncode == 0, done.stderr
@@ -170,8 +177,14 @@ def test_a_replica_is_the_searxng_service_less_its_published_port(resolved: dict
     # one secret (the cache's keys), one valkey, the same image, settings, engine and plugins
     searxng, replica = resolved["services"]["searxng"], resolved["services"]["searxng-replica"]
     differing = {key for key in searxng.keys() | replica.keys() if searxng.get(key) != replica.get(key)}
-    assert differing == {"ports", "profiles", "networks"}
+    assert differing == {"ports", "profiles", "networks", "scale"}
     assert replica["ports"] == []
+
+
+def test_the_number_of_replicas_comes_from_env(tmp_path: Path) -> None:
+    done = compose_config(tmp_path, "SEARXNG_SECRET=s\nLLMWEB_REPLICAS=5\n")
+    assert done.returncode == 0, done.stderr
+    assert yaml.safe_load(done.stdout)["services"]["searxng-replica"]["scale"] == 5
 
 
 def test_the_scale_shape_is_published_where_searxng_is_and_on_loopback_only(resolved: dict[str, Any]) -> None:
