@@ -364,6 +364,7 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
     one, two = _best(found, 1, few), _best(found, 2, few)
     one_more, two_more = _best(found, 1, many), _best(found, 2, many)
     hits_one, hits_two = _cell(found, 1, many, 32, True), _cell(found, 2, many, 32, True)
+    few_hits_one, few_hits_two = _cell(found, 1, few, 32, True), _cell(found, 2, few, 32, True)
     cpu_new = two_more.cpu_ms("SearXNG")
     cpu_hit = hits_two.cpu_ms("SearXNG")
     cores = PROJECTED_CORES - 1
@@ -378,7 +379,8 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
         "shared by the load generator, Caddy, valkey and the fake Brave, are the limit, and a second replica has "
         "little room to work in — little gain is what this machine can show. Searches answered from the cache (no "
         f"Brave wait, 32 clients): {hits_one.got.per_second:.0f}/s with one replica, {hits_two.got.per_second:.0f}/s "
-        "with two. So raise GRANIAN_BLOCKING_THREADS first (it costs next to no memory); add replicas for more "
+        f"with two ({few} threads each: {few_hits_one.got.per_second:.0f}/s and {few_hits_two.got.per_second:.0f}/s). "
+        "So raise GRANIAN_BLOCKING_THREADS first (it costs next to no memory); add replicas for more "
         "cores, and so that one crash costs nothing."
         + (
             f" At 128 clients with {few} threads the queue outgrows the clients' {load.REQUEST_TIMEOUT:.0f} s "
