@@ -456,6 +456,10 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
         "the crash, and the restarted replica is in the turn again within about a second."
         + (f" First failure: {broken.first_error}" if broken.failed else ""),
     )
+    part.figure("fault_failed_answers", broken.failed)
+    part.figure("rejoined_seconds", broken.rejoined_s if broken.rejoined_s is not None else float("inf"))
+    part.figure("two_replicas_over_one", two.got.per_second / max(one.got.per_second, 1e-9))
+    part.figure("more_threads_over_image", one_more.got.per_second / max(one.got.per_second, 1e-9))
     part.targets += [
         Target(
             "replica killed under load", "no failed answer", f"{broken.failed} failed", broken.failed == 0
