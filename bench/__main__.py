@@ -25,6 +25,7 @@ PARTS = {
     "tokens": "bench.tokens",
     "reliability": "bench.reliability",
     "spend": "bench.spend",
+    "scale": "bench.scale",
 }
 BUDGET_SECONDS = 15 * 60
 

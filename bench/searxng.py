@@ -358,7 +358,7 @@ def run(workdir: Path) -> PartResult:
     part.add(
         "SearXNG under granian as scripts/serve runs it (`"
         + " ".join(stack.GRANIAN_ARGS)
-        + "`), shipped settings, "
+        + f"`, GRANIAN_BLOCKING_THREADS={stack.BLOCKING_THREADS}), shipped settings, "
         "limiter on with a real valkey, client on 127.0.0.1 (pass list); the fake Brave answers from "
         f"the part-1 corpus, gzipped. Query text differs in every request. {LATENCY_ROUNDS} rounds, one client, "
         f"targets taken in turn; {latency_errors} errors.",

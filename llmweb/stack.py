@@ -3,8 +3,11 @@
 The same pieces docker-compose.yml wires together: SearXNG from the installed
 ``searx`` package, served by granian as the official image serves it, with the
 settings folder, our engine module and our plugins, plus a valkey/redis server for the
-limiter. ``scripts/serve`` runs :func:`main`; the tests and ``scripts/bench`` start the
-very same processes through :func:`start_valkey` and :func:`start_searxng`.
+limiter. With ``--replicas N``, the shape of the compose scale profile: N SearXNG
+processes on loopback ports of their own, one secret and one valkey for all, behind Caddy
+(:mod:`llmweb.proxy`) on the usual address. ``scripts/serve`` runs :func:`main`; the tests
+and ``scripts/bench`` start the very same processes through :func:`start_valkey`,
+:func:`start_searxng`, :class:`Replica` and :func:`start_proxy`.
 
 Nothing here is imported by the client API; it needs the ``server`` extra.
 """
@@ -23,18 +26,26 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+
+from llmweb import proxy
 
 REPO = Path(__file__).resolve().parent.parent
 """The repository holding settings/ and engines/ (this package is installed editable)."""
 
 # Mirrors the image's GRANIAN_* environment (container/dist.dockerfile upstream).
-GRANIAN_ARGS = ["--interface", "wsgi", "--blocking-threads", "4", "--no-ws", "--workers-kill-timeout", "30s"]
+GRANIAN_ARGS = ["--interface", "wsgi", "--no-ws", "--workers-kill-timeout", "30s"]
+BLOCKING_THREADS = "4"
+"""Searches one SearXNG process answers at a time: the image's GRANIAN_BLOCKING_THREADS, which
+the environment (or .env) may change here as in the image. A search holds its thread while
+Brave answers (about 0.3 s), so this, not the CPU, caps a process's searches per second
+(README, "Growing beyond one machine")."""
 
 
 class StackError(RuntimeError):
@@ -195,6 +206,7 @@ def start_searxng(
             child_env.pop(key, None)
         else:
             child_env[key] = value
+    child_env.setdefault("GRANIAN_BLOCKING_THREADS", BLOCKING_THREADS)
     # SearXNG reads SEARXNG_PORT/BIND_ADDRESS only for its own dev server; granian binds.
     log = workdir / "searxng.log"
     cmd = [*wrapper, sys.executable, "-m", "granian", *GRANIAN_ARGS, "--host", host, "--port", str(port)]
@@ -213,7 +225,7 @@ def _wait_healthy(proc: Process, timeout: float) -> None:
     last = ""
     while time.monotonic() < deadline:
         if proc.popen.poll() is not None:
-            raise StackError(f"searxng exited with {proc.popen.returncode}:\n{proc.log_text()[-3000:]}")
+            raise StackError(f"{proc.name} exited with {proc.popen.returncode}:\n{proc.log_text()[-3000:]}")
         try:
             with urllib.request.urlopen(proc.url + "/healthz", timeout=2) as answer:
                 if answer.status == 200:
@@ -222,7 +234,73 @@ def _wait_healthy(proc: Process, timeout: float) -> None:
             last = str(exc)
         time.sleep(0.1)
     proc.stop()
-    raise StackError(f"searxng did not become healthy ({last}):\n{proc.log_text()[-3000:]}")
+    raise StackError(f"{proc.name} did not become healthy ({last}):\n{proc.log_text()[-3000:]}")
+
+
+@dataclass
+class Replica:
+    """One SearXNG of several, (re)started on the address the proxy knows it by."""
+
+    name: str
+    settings_dir: Path
+    workdir: Path
+    env: Mapping[str, str]
+    host: str = "127.0.0.1"
+    port: int = field(default_factory=free_port)
+    process: Process | None = None
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def start(self) -> Process:
+        self.process = start_searxng(
+            self.settings_dir, workdir=self.workdir, host=self.host, port=self.port, env=self.env
+        )
+        self.process.name = self.name
+        return self.process
+
+    def stop(self) -> None:
+        if self.process:
+            self.process.stop()
+
+
+UPSTREAM_POLICY = REPO / "settings" / "upstream.caddy"
+TOOLS = REPO / "var" / "tools"
+"""Where Debian's caddy package is unpacked when none is on PATH (git-ignored)."""
+
+
+def start_proxy(
+    upstreams: Sequence[str], *, workdir: Path, host: str, port: int, token: str, timeout: float = 30.0
+) -> Process:
+    """Caddy on ``host:port`` in front of ``upstreams`` (host:port each), presenting ``token``
+    as the proxy SearXNG trusts; returns once /healthz answers through it."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    config = workdir / "Caddyfile"
+    config.write_text(proxy.caddyfile(host, port, upstreams, UPSTREAM_POLICY))
+    return start_caddy(config, url=f"http://{host}:{port}", token=token, timeout=timeout)
+
+
+def start_caddy(config: Path, *, url: str, token: str, timeout: float = 30.0) -> Process:
+    """Caddy serving the Caddyfile ``config`` at ``url``, its log and data beside the file;
+    returns once ``url``/healthz answers."""
+    try:
+        caddy = proxy.find_caddy(TOOLS)
+    except proxy.CaddyMissing as exc:
+        raise StackError(str(exc)) from None
+    folder = config.parent
+    env = dict(os.environ, LLMWEB_PROXY_TOKEN=token)
+    # Caddy autosaves its config and keeps data under the XDG folders: ours, not the home's.
+    env.update(XDG_CONFIG_HOME=str(folder), XDG_DATA_HOME=str(folder))
+    log = folder / "caddy.log"
+    cmd = [str(caddy), "run", "--config", str(config), "--adapter", "caddyfile"]
+    with log.open("wb") as out:
+        popen = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder)
+    proc = Process("caddy", popen, url, log)
+    address = urllib.parse.urlsplit(url)
+    _wait_for_port(proc, address.hostname or "127.0.0.1", address.port or 80, timeout)
+    _wait_healthy(proc, timeout)
+    return proc
 
 
 def limiter_enabled(settings_dir: Path) -> bool:
@@ -263,26 +341,100 @@ def persistent_secret(workdir: Path) -> str:
     return path.read_text().strip()
 
 
+@dataclass
+class Stack:
+    """What scripts/serve runs: the address clients use and what stands behind it."""
+
+    front: Process
+    """Where clients connect: SearXNG itself, or Caddy in front of the replicas."""
+    replicas: list[Replica]
+    valkey: Process | None
+    proxy: Process | None
+
+
 @contextlib.contextmanager
 def running_stack(
-    settings_dir: Path, workdir: Path, host: str, port: int, env: Mapping[str, str]
-) -> Iterator[tuple[Process, Process | None]]:
-    """The whole stack, stopped in reverse order however the block ends."""
-    valkey = None
+    settings_dir: Path, workdir: Path, host: str, port: int, env: Mapping[str, str], replicas: int = 1
+) -> Iterator[Stack]:
+    """The whole stack, stopped in reverse order however the block ends.
+
+    One replica listens on ``host:port`` itself; several listen on loopback ports of their
+    own behind Caddy on ``host:port``, with one secret (the answer cache's keys are HMACs
+    under it), which is also the token Caddy presents, and one valkey (limiter, Brave budget,
+    answer cache), started even when the limiter is off."""
     env = dict(env)
-    if limiter_enabled(settings_dir) and not env.get("SEARXNG_VALKEY_URL"):
-        valkey = start_valkey(workdir)
-        env["SEARXNG_VALKEY_URL"] = valkey.url
+    started: list[Process | Replica] = []
     try:
+        valkey = None
+        if (replicas > 1 or limiter_enabled(settings_dir)) and not env.get("SEARXNG_VALKEY_URL"):
+            valkey = start_valkey(workdir)
+            started.append(valkey)
+            env["SEARXNG_VALKEY_URL"] = valkey.url
         install_searx_extensions()
-        searxng = start_searxng(settings_dir, workdir=workdir, host=host, port=port, env=env)
-        try:
-            yield searxng, valkey
-        finally:
-            searxng.stop()
+        if replicas == 1:
+            single = Replica("searxng", settings_dir, workdir, env, host, port)
+            started.append(single)
+            yield Stack(single.start(), [single], valkey, None)
+            return
+        secret = env.get("SEARXNG_SECRET") or os.environ.get("SEARXNG_SECRET") or secrets.token_hex(32)
+        env.update(SEARXNG_SECRET=secret, LLMWEB_PROXY_TOKEN=secret)
+        team = [
+            Replica(f"searxng-{n}", settings_dir, workdir / f"searxng-{n}", env)
+            for n in range(1, replicas + 1)
+        ]
+        for replica in team:
+            started.append(replica)
+            replica.start()
+        front = start_proxy(
+            [r.address for r in team], workdir=workdir / "caddy", host=host, port=port, token=secret
+        )
+        started.append(front)
+        yield Stack(front, team, valkey, front)
     finally:
-        if valkey:
-            valkey.stop()
+        for part in reversed(started):
+            part.stop()
+
+
+class LogTail:
+    """Copies what the servers write to their logs onto stdout, each line marked with its
+    server's name when there are several."""
+
+    def __init__(self, processes: Sequence[Process]) -> None:
+        self.processes = list(processes)
+        self.marked = len(self.processes) > 1
+        self.read: dict[Path, int] = {}
+
+    def started_anew(self, proc: Process) -> None:
+        """``proc`` was restarted and began its log again."""
+        self.read[proc.log] = 0
+
+    def pump(self) -> None:
+        for proc in self.processes:
+            with contextlib.suppress(OSError), proc.log.open("rb") as log:
+                offset = self.read.get(proc.log, 0)
+                log.seek(offset)
+                chunk = log.read()
+                if self.marked:  # whole lines only, so each mark lands at a line's start
+                    chunk = chunk[: chunk.rfind(b"\n") + 1]
+                self.read[proc.log] = offset + len(chunk)
+                if self.marked:
+                    name = proc.name.encode()
+                    chunk = b"".join(b"%s | %s" % (name, line) for line in chunk.splitlines(keepends=True))
+                sys.stdout.buffer.write(chunk)
+        sys.stdout.flush()
+
+
+def _restart_exited(stack: Stack, logs: LogTail) -> None:
+    """Starts again a replica that exited, as Docker's restart policy does; one that cannot
+    start is tried again on the next round."""
+    for replica in stack.replicas:
+        if replica.process is None or replica.process.popen.poll() is None:
+            continue
+        print(f"{replica.name} exited with {replica.process.popen.returncode}; starting it again", flush=True)
+        try:
+            logs.started_anew(replica.start())
+        except StackError as exc:
+            print(f"{replica.name} could not start again: {exc}", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -291,7 +443,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("SEARXNG_PORT", "8888")))
     parser.add_argument("--settings", type=Path, default=REPO / "settings")
     parser.add_argument("--workdir", type=Path, default=REPO / "var", help="logs, secret (git-ignored)")
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N SearXNG processes behind Caddy on --host:--port, sharing valkey (README: Growing beyond one machine)",
+    )
     args = parser.parse_args(argv)
+    if args.replicas < 1:
+        parser.error("--replicas must be 1 or more")
 
     # .env is the one place a person writes the key, for Docker and for this script alike;
     # the environment wins, and an empty value in either means "not set".
@@ -307,22 +468,26 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     try:
-        with running_stack(args.settings, args.workdir, args.host, args.port, env) as (searxng, valkey):
-            print(f"SearXNG listens on {searxng.url}  (JSON: {searxng.url}/search?q=test&format=json)")
-            if valkey:
-                print(f"limiter database: {valkey.url}")
+        with running_stack(args.settings, args.workdir, args.host, args.port, env, args.replicas) as running:
+            front = running.front
+            print(f"SearXNG listens on {front.url}  (JSON: {front.url}/search?q=test&format=json)")
+            if running.proxy:
+                behind = ", ".join(r.address for r in running.replicas)
+                print(f"{len(running.replicas)} SearXNG replicas behind Caddy: {behind}")
+            if running.valkey:
+                print(f"limiter database: {running.valkey.url}")
             if not (env.get("BRAVE_API_KEY") or os.environ.get("BRAVE_API_KEY")):
                 print("no BRAVE_API_KEY: only the keyless engines answer; put BRAVE_API_KEY=... in .env")
-            print(f"logs: {searxng.log}   stop with Ctrl-C", flush=True)
-            tail = searxng.log.open("rb")  # from the start: the start-up log says what loaded
+            watched = [r.process for r in running.replicas if r.process] + ([front] if running.proxy else [])
+            print(f"logs: {', '.join(str(p.log) for p in watched)}   stop with Ctrl-C", flush=True)
+            logs = LogTail(watched)  # from the start: the start-up log says what loaded
             while not stop["signal"]:
-                chunk = tail.read()
-                if chunk:
-                    sys.stdout.buffer.write(chunk)
-                    sys.stdout.flush()
-                if searxng.popen.poll() is not None:
-                    print(f"SearXNG exited with {searxng.popen.returncode}", file=sys.stderr)
+                logs.pump()
+                if front.popen.poll() is not None:
+                    print(f"{front.name} exited with {front.popen.returncode}", file=sys.stderr)
                     return 1
+                if running.proxy:
+                    _restart_exited(running, logs)
                 time.sleep(0.2)
     except StackError as exc:
         print(f"could not start: {exc}", file=sys.stderr)

@@ -112,6 +112,22 @@ def write_test_settings(
     return folder
 
 
+PROXY = "127.0.0.2"
+"""The reverse proxy's address where a test declares one (declared_proxy_and_narrow_loopback)."""
+
+
+def declared_proxy_and_narrow_loopback(settings_dir: Path) -> None:
+    """limiter.toml in ``settings_dir`` with 127.0.0.2 its only declared proxy and only 127.0.0.1
+    of loopback on the pass list: other loopback addresses stand in for clients from outside."""
+    limiter = (settings_dir / "limiter.toml").read_text()
+    limiter = limiter.replace("'127.0.0.0/8',     # this machine", "'127.0.0.1/32',    # this machine")
+    limiter = limiter.replace(
+        "trusted_proxies = [\n  '127.0.0.0/8',", f"trusted_proxies = [\n  '{PROXY}/32',"
+    )
+    assert f"'{PROXY}/32'" in limiter and "'127.0.0.1/32'" in limiter, "limiter.toml changed shape"
+    (settings_dir / "limiter.toml").write_text(limiter)
+
+
 TWIN_NAME, TWIN_PATH = "brave twin", "/twin"
 
 

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
+from llmweb import stack
+
 REPO = Path(__file__).resolve().parent.parent
 IMAGE_ENGINES = "/usr/local/searxng/searx/engines/"
 IMAGE_CONFIG = "/etc/searxng/"
@@ -45,7 +47,14 @@ def resolved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_compose_file_is_valid_for_docker_compose(resolved: dict[str, Any]) -> None:
     profiles = {name: service.get("profiles", []) for name, service in resolved["services"].items()}
-    assert profiles == {"searxng": [], "valkey": [], "proxy": ["lan"], "open-webui": ["openwebui"]}
+    assert profiles == {
+        "searxng": [],
+        "valkey": [],
+        "proxy": ["lan"],
+        "open-webui": ["openwebui"],
+        "searxng-replica": ["scale"],
+        "balancer": ["scale"],
+    }
 
 
 def test_compose_refuses_to_start_without_a_secret(tmp_path: Path) -> None:
@@ -133,6 +142,11 @@ def test_searxng_listens_on_ipv4_so_hosts_without_ipv6_can_run_it(resolved: dict
     assert resolved["services"]["searxng"]["environment"]["GRANIAN_HOST"] == "0.0.0.0"
 
 
+def test_searxng_answers_as_many_searches_at_once_as_under_scripts_serve(resolved: dict[str, Any]) -> None:
+    environment = resolved["services"]["searxng"]["environment"]
+    assert environment["GRANIAN_BLOCKING_THREADS"] == stack.BLOCKING_THREADS
+
+
 def test_the_base_url_comes_from_env_for_lan_use(tmp_path: Path) -> None:
     done = compose_config(tmp_path, "SEARXNG_SECRET=s\nSEARXNG_BASE_URL=http://nas.lan:8080/\n")
     assert done.returncode == 0, done.stderr
@@ -140,13 +154,42 @@ def test_the_base_url_comes_from_env_for_lan_use(tmp_path: Path) -> None:
     assert environment["SEARXNG_BASE_URL"] == "http://nas.lan:8080/"
 
 
-def test_the_lan_proxy_presents_the_token_searxng_expects(resolved: dict[str, Any]) -> None:
-    proxy, searxng = resolved["services"]["proxy"], resolved["services"]["searxng"]
-    assert proxy["environment"]["LLMWEB_PROXY_TOKEN"] == searxng["environment"]["LLMWEB_PROXY_TOKEN"]
-    assert proxy["environment"]["LLMWEB_PROXY_TOKEN"] == "not-a-real-secret"
-    caddyfile = bind_mounts(proxy)["/etc/caddy/Caddyfile"][0].read_text()
-    assert "reverse_proxy searxng:8080" in caddyfile
-    assert "header_up X-Llmweb-Proxy-Token {$LLMWEB_PROXY_TOKEN}" in caddyfile
+@pytest.mark.parametrize("proxy", ["proxy", "balancer"])
+def test_the_proxies_present_the_token_searxng_expects(resolved: dict[str, Any], proxy: str) -> None:
+    caddy, searxng = resolved["services"][proxy], resolved["services"]["searxng"]
+    assert caddy["environment"]["LLMWEB_PROXY_TOKEN"] == searxng["environment"]["LLMWEB_PROXY_TOKEN"]
+    assert caddy["environment"]["LLMWEB_PROXY_TOKEN"] == "not-a-real-secret"
+    mounts = bind_mounts(caddy)
+    caddyfile = mounts["/etc/caddy/Caddyfile"][0].read_text()
+    assert "import upstream.caddy" in caddyfile  # resolved beside the Caddyfile
+    upstream = mounts["/etc/caddy/upstream.caddy"][0].read_text()
+    assert "header_up X-Llmweb-Proxy-Token {$LLMWEB_PROXY_TOKEN}" in upstream
+
+
+def test_the_proxies_find_every_searxng_by_the_name_the_replicas_answer_to(resolved: dict[str, Any]) -> None:
+    caddyfile = (REPO / "settings" / "Caddyfile").read_text()
+    assert re.search(r"^\s*dynamic a searxng 8080 \{$", caddyfile, re.MULTILINE)
+    aliases = resolved["services"]["searxng-replica"]["networks"]["default"]["aliases"]
+    assert aliases == ["searxng"]
+
+
+def test_a_replica_is_the_searxng_service_less_its_published_port(resolved: dict[str, Any]) -> None:
+    # one secret (the cache's keys), one valkey, the same image, settings, engine and plugins
+    searxng, replica = resolved["services"]["searxng"], resolved["services"]["searxng-replica"]
+    differing = {key for key in searxng.keys() | replica.keys() if searxng.get(key) != replica.get(key)}
+    assert differing == {"ports", "profiles", "networks", "scale"}
+    assert replica["ports"] == []
+
+
+def test_the_number_of_replicas_comes_from_env(tmp_path: Path) -> None:
+    done = compose_config(tmp_path, "SEARXNG_SECRET=s\nLLMWEB_REPLICAS=5\n")
+    assert done.returncode == 0, done.stderr
+    assert yaml.safe_load(done.stdout)["services"]["searxng-replica"]["scale"] == 5
+
+
+def test_the_scale_shape_is_published_where_searxng_is_and_on_loopback_only(resolved: dict[str, Any]) -> None:
+    (published,) = resolved["services"]["balancer"]["ports"]
+    assert published == resolved["services"]["searxng"]["ports"][0]
 
 
 def test_open_webui_searches_through_searxng_by_its_service_name(resolved: dict[str, Any]) -> None:

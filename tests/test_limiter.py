@@ -7,7 +7,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import BRAVE_PATH, SENTINEL_KEY, brave_answer, brave_result, write_test_settings
+from conftest import (
+    BRAVE_PATH,
+    PROXY,
+    SENTINEL_KEY,
+    brave_answer,
+    brave_result,
+    declared_proxy_and_narrow_loopback,
+    write_test_settings,
+)
 from pytest_httpserver import HTTPServer
 
 from llmweb import stack
@@ -64,11 +72,11 @@ def test_a_script_user_agent_outside_the_home_is_refused(searxng: stack.Process)
 
 # --- who may name the client's address -------------------------------------------------
 #
-# Loopback stands in for a network: the test's SearXNG declares 127.0.0.2 its reverse proxy,
-# keeps only 127.0.0.1 of loopback on the pass list, and clients bind 127.0.0.3 (a stranger)
-# or 127.0.0.2 (the proxy) as their source address.
+# Loopback stands in for a network: the test's SearXNG declares 127.0.0.2 its reverse proxy
+# and keeps only 127.0.0.1 of loopback on the pass list (declared_proxy_and_narrow_loopback),
+# and clients bind 127.0.0.3 (a stranger) or 127.0.0.2 (the proxy) as their source address.
 
-PROXY, STRANGER = "127.0.0.2", "127.0.0.3"
+STRANGER = "127.0.0.3"
 PROXY_TOKEN = "proxy-token-for-tests"  # a reverse proxy whose address Docker picks proves itself with it
 FORGED = [
     {"X-Forwarded-For": "10.1.2.3"},
@@ -82,16 +90,6 @@ BROWSER_LIKE = {
     "Accept-Encoding": "gzip",
     "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0",
 }
-
-
-def declared_proxy_and_narrow_loopback(settings_dir: Path) -> None:
-    limiter = (settings_dir / "limiter.toml").read_text()
-    limiter = limiter.replace("'127.0.0.0/8',     # this machine", "'127.0.0.1/32',    # this machine")
-    limiter = limiter.replace(
-        "trusted_proxies = [\n  '127.0.0.0/8',", f"trusted_proxies = [\n  '{PROXY}/32',"
-    )
-    assert f"'{PROXY}/32'" in limiter and "'127.0.0.1/32'" in limiter, "limiter.toml changed shape"
-    (settings_dir / "limiter.toml").write_text(limiter)
 
 
 @pytest.fixture(scope="module")

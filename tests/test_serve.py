@@ -17,6 +17,7 @@ import pytest
 from conftest import BRAVE_PATH, SENTINEL_KEY, brave_answer, brave_result, write_test_settings
 from pytest_httpserver import HTTPServer
 
+from bench import processes
 from llmweb import stack
 
 REPO = Path(__file__).resolve().parent.parent
@@ -141,3 +142,69 @@ def test_the_readme_first_run_works_with_env_example_copied_unchanged(
             serve.send_signal(signal.SIGTERM)
             serve.communicate(timeout=60)
     assert brave.log == []
+
+
+def listening_on(port: int, among: list[int]) -> int:
+    """The process of ``among`` started with ``--port port``."""
+    for pid in among:
+        arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        if b"--port" in arguments and arguments[arguments.index(b"--port") + 1] == str(port).encode():
+            return pid
+    raise AssertionError(f"no process of {among} listens on port {port}")
+
+
+def test_serve_with_replicas_answers_through_caddy_and_starts_a_crashed_replica_again(
+    tmp_path: Path, brave: HTTPServer
+) -> None:
+    if not Path("/proc").is_dir():
+        pytest.skip("needs /proc to find the server's child processes")
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([brave_result("https://example.org/r")]))
+    settings = write_test_settings(tmp_path / "settings", brave.url_for("").rstrip("/"))
+    port = stack.free_port()
+    command = [
+        str(REPO / "scripts" / "serve"),
+        "--replicas",
+        "2",
+        "--port",
+        str(port),
+        "--settings",
+        str(settings),
+    ]
+    serve = subprocess.Popen(
+        [*command, "--workdir", str(tmp_path / "var")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "BRAVE_API_KEY": SENTINEL_KEY},
+    )
+    try:
+        printed = wait_for_line(serve, "stop with Ctrl-C")
+        behind = next(line for line in printed if "replicas behind Caddy:" in line).split(":", 1)[1]
+        replica_ports = [int(address.rsplit(":", 1)[1]) for address in behind.split(",")]
+        assert len(replica_ports) == 2, printed
+
+        def urls() -> list[str]:
+            answer = httpx.get(
+                f"http://127.0.0.1:{port}/search", params={"q": "repliki", "format": "json"}, timeout=30
+            )
+            return [r["url"] for r in answer.json()["results"]]
+
+        assert urls() == ["https://example.org/r"]
+        servers = children_of(serve.pid)
+        assert len(servers) == 4, "valkey, two granian and caddy run as children"
+        crashed = listening_on(replica_ports[1], servers)
+        processes.crash(crashed)
+        wait_for_line(serve, "searxng-2 exited")
+        assert urls() == ["https://example.org/r"]  # the other replica answers meanwhile
+        wait_for_line(serve, "searxng-2 | [INFO] Started worker")
+        assert httpx.get(f"http://127.0.0.1:{replica_ports[1]}/healthz", timeout=10).status_code == 200
+        servers = children_of(serve.pid)
+        serve.send_signal(signal.SIGTERM)
+        rest, _ = serve.communicate(timeout=60)
+        assert serve.returncode == 0 and "stopped" in rest
+        for pid in servers:
+            assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
