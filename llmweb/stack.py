@@ -32,8 +32,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from llmweb import proxy
 
 REPO = Path(__file__).resolve().parent.parent
@@ -138,17 +136,35 @@ class Process:
     log: Path
 
     def stop(self, timeout: float = 10.0) -> None:
-        if self.popen.poll() is not None:
-            return
-        self.popen.send_signal(signal.SIGTERM)
-        try:
-            self.popen.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.popen.kill()
-            self.popen.wait()
+        """SIGTERM to the process and everything it started (its own process group), then
+        SIGKILL to whatever of the group is left: a wrapper such as strace exits on the
+        signal, and must not leave its server running."""
+        if self.popen.poll() is None:
+            _signal_group(self.popen.pid, signal.SIGTERM)
+            try:
+                self.popen.wait(timeout)
+            except subprocess.TimeoutExpired:
+                _signal_group(self.popen.pid, signal.SIGKILL)
+                self.popen.wait()
+        _signal_group(self.popen.pid, signal.SIGKILL)
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+def _signal_group(pgid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signum)
+
+
+def _spawn(
+    cmd: Sequence[str], log: Path, *, cwd: Path, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``cmd`` in a process group of its own (Process.stop ends the group), its output in ``log``."""
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            list(cmd), stdout=out, stderr=subprocess.STDOUT, cwd=cwd, env=env, start_new_session=True
+        )
 
 
 def _wait_for_port(proc: Process, host: str, port: int, timeout: float) -> None:
@@ -172,9 +188,7 @@ def start_valkey(workdir: Path, port: int | None = None, host: str = "127.0.0.1"
     log = workdir / "valkey.log"
     cmd = [find_redis_server(), "--bind", host, "--port", str(port), "--save", "", "--appendonly", "no"]
     cmd += ["--dir", str(workdir), "--protected-mode", "yes"]
-    with log.open("wb") as out:
-        popen = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=workdir)
-    proc = Process("valkey", popen, f"valkey://{host}:{port}/0", log)
+    proc = Process("valkey", _spawn(cmd, log, cwd=workdir), f"valkey://{host}:{port}/0", log)
     _wait_for_port(proc, host, port, timeout=10)
     return proc
 
@@ -211,10 +225,8 @@ def start_searxng(
     log = workdir / "searxng.log"
     cmd = [*wrapper, sys.executable, "-m", "granian", *GRANIAN_ARGS, "--host", host, "--port", str(port)]
     cmd += ["searx.webapp:app"]
-    with log.open("wb") as out:
-        popen = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=child_env, cwd=workdir)
     url = f"http://{host}:{port}"
-    proc = Process("searxng", popen, url, log)
+    proc = Process("searxng", _spawn(cmd, log, cwd=workdir, env=child_env), url, log)
     _wait_for_port(proc, host, port, timeout)
     _wait_healthy(proc, timeout)
     return proc
@@ -294,22 +306,11 @@ def start_caddy(config: Path, *, url: str, token: str, timeout: float = 30.0) ->
     env.update(XDG_CONFIG_HOME=str(folder), XDG_DATA_HOME=str(folder))
     log = folder / "caddy.log"
     cmd = [str(caddy), "run", "--config", str(config), "--adapter", "caddyfile"]
-    with log.open("wb") as out:
-        popen = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=folder)
-    proc = Process("caddy", popen, url, log)
+    proc = Process("caddy", _spawn(cmd, log, cwd=folder, env=env), url, log)
     address = urllib.parse.urlsplit(url)
     _wait_for_port(proc, address.hostname or "127.0.0.1", address.port or 80, timeout)
     _wait_healthy(proc, timeout)
     return proc
-
-
-def limiter_enabled(settings_dir: Path) -> bool:
-    """Whether the settings (or SEARXNG_LIMITER) switch the limiter on."""
-    env = os.environ.get("SEARXNG_LIMITER")
-    if env is not None:
-        return env.strip().lower() in ("1", "true", "yes", "on")
-    settings = yaml.safe_load((settings_dir / "settings.yml").read_text())
-    return bool((settings.get("server") or {}).get("limiter", False))
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -366,7 +367,8 @@ def running_stack(
     started: list[Process | Replica] = []
     try:
         valkey = None
-        if (replicas > 1 or limiter_enabled(settings_dir)) and not env.get("SEARXNG_VALKEY_URL"):
+        # the limiter, Brave's budget and the answer cache all keep their state in valkey
+        if not env.get("SEARXNG_VALKEY_URL"):
             valkey = start_valkey(workdir)
             started.append(valkey)
             env["SEARXNG_VALKEY_URL"] = valkey.url

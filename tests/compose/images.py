@@ -75,7 +75,7 @@ def apt_mirror(sources: Path = Path("/etc/apt")) -> str:
         for block in re.split(r"\n\s*\n", text):  # URIs: … / Suites: bookworm …
             keys = dict(re.findall(r"^(\w[\w-]*):\s*(.*)$", block, flags=re.MULTILINE))
             if SUITE in keys.get("Suites", "").split() and keys.get("URIs"):
-                return keys["URIs"].split()[0]
+                return str(keys["URIs"].split()[0])
     return FALLBACK_MIRROR
 
 

@@ -7,7 +7,8 @@ import os
 import yaml
 
 from compose.conftest import Deploy
-from compose.deployment import SEARXNG, VALKEY, Deployment, docker
+from compose.deployment import SEARXNG, VALKEY, Deployment
+from compose.engine import docker
 
 MARKER = ("llmweb-test-marker", "kept")
 

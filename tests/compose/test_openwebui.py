@@ -13,7 +13,8 @@ import yaml
 
 from compose import http_client
 from compose.conftest import Deploy
-from compose.deployment import REPO, SEARXNG, VALKEY, docker
+from compose.deployment import REPO, SEARXNG, VALKEY
+from compose.engine import docker
 from compose.images import Images
 
 OPEN_WEBUI_PROFILE = "openwebui"  # `docker compose --profile openwebui up -d`
