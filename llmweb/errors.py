@@ -78,7 +78,22 @@ class UnsupportedContent(FetchError):
 
 
 class NeedsJavaScript(FetchError):
-    """The page is a shell whose content only JavaScript fills in."""
+    """The page is a shell whose content only JavaScript fills in.
+
+    ``title`` and ``description`` are the page's own words about itself (None when it has
+    none). They are not part of the message, which a model reads as llmweb's words: the
+    model-facing answer shows them between the untrusted-text markers.
+    """
+
+    def __init__(
+        self, message: str, url: str = "", title: str | None = None, description: str | None = None
+    ) -> None:
+        super().__init__(message, url)
+        self.title = title
+        self.description = description
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (str(self), self.url, self.title, self.description)
 
 
 class ChallengePage(FetchError):

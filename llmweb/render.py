@@ -17,7 +17,7 @@ import secrets
 from datetime import date
 from typing import Any
 
-from llmweb.errors import LlmwebError
+from llmweb.errors import LlmwebError, NeedsJavaScript
 from llmweb.fetch import FetchResult
 from llmweb.search import SearchRequest, SearchResponse, SearchResult
 
@@ -225,14 +225,41 @@ def neutralise_markers(text: str) -> str:
     return _MARKER_PHRASE.sub(lambda m: f"{m[1]} (quoted) UNTRUSTED{m[3]}PAGE{m[4]}TEXT", text)
 
 
-def render_error(error: LlmwebError) -> str:
-    """The one sentence (or two) a model reads when a call failed: what happened, what to do."""
-    return f"Error: {_one_line(error.message)}"
+def render_error(error: LlmwebError, *, nonce: str | None = None) -> str:
+    """The one sentence (or two) a model reads when a call failed: what happened, what to do.
+
+    A JavaScript shell's own title and description follow, between the untrusted-text
+    markers: the page wrote them, so they may help but may not instruct."""
+    line = f"Error: {_one_line(error.message)}"
+    words = _page_words(error)
+    if not words:
+        return line
+    nonce = nonce or secrets.token_hex(8)
+    return "\n".join(
+        [
+            line,
+            "The page's own title and description, which is all its HTML says of it:",
+            UNTRUSTED_NOTE,
+            f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>",
+            *(f"{label}: {_one_line(neutralise_markers(text))}" for label, text in words),
+            f"<<<END UNTRUSTED PAGE TEXT {nonce}>>>",
+        ]
+    )
 
 
-def error_object(error: LlmwebError) -> dict[str, dict[str, str]]:
-    """The same error for JSON readers: ``{"error": {"type": ..., "message": ...}}``."""
-    return {"error": {"type": type(error).__name__, "message": error.message}}
+def _page_words(error: LlmwebError) -> list[tuple[str, str]]:
+    if not isinstance(error, NeedsJavaScript):
+        return []
+    return [(label, text) for label, text in (("Title", error.title), ("Description", error.description)) if text]
+
+
+def error_object(error: LlmwebError) -> dict[str, Any]:
+    """The same error for JSON readers: ``{"error": {"type": ..., "message": ...}}``, and for a
+    JavaScript shell its own ``page_title`` and ``page_description`` (the page's words)."""
+    body: dict[str, Any] = {"type": type(error).__name__, "message": error.message}
+    for label, text in _page_words(error):
+        body[f"page_{label.lower()}"] = text
+    return {"error": body}
 
 
 def _quote(text: str) -> str:

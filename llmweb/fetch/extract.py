@@ -8,16 +8,15 @@ and trafilatura's XML tree is rendered here without escapes. Links inside the re
 page declares as its main content are made plain text first, so that trafilatura keeps
 documentation's cross-references instead of deleting them as navigation.
 
-Pages that come back (nearly) empty are either bot challenges or JavaScript shells;
-:func:`read_html_page` tells them apart and raises instead of returning an empty text.
+Bot challenges are refused; for pages that JavaScript fills in, :func:`read_html_page` reads
+the data the page embeds (:mod:`.embedded`) and lets :mod:`.shell` decide which text stands
+for the page, or refuses an empty shell.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 import re
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import lxml.html
@@ -26,9 +25,11 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
+from llmweb.fetch.embedded import read_embedded
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.rewrite import github_cli_hint
+from llmweb.fetch.shell import judge
 from llmweb.fetch.workload import check_html_workload
 
 
@@ -50,13 +51,16 @@ def extract_page(html: str, url: str = "") -> ExtractedPage:
     return _extract(root, html, url)
 
 
-def read_html_page(html: str, url: str = "", min_chars: int = MIN_TEXT_CHARS) -> ExtractedPage:
-    """Like :func:`extract_page`, but never hands back a challenge or a near-empty shell.
+def read_html_page(html: str, url: str = "") -> ExtractedPage:
+    """Like :func:`extract_page`, but never hands back a challenge, an empty shell or chrome.
 
-    Raises ChallengePage for bot checks and NeedsJavaScript for pages whose text only
-    scripts fill in (after trying the data such pages often embed), and TooLarge, before
-    parsing, for a page with more elements, table cells, links or code blocks than
-    :mod:`.limits` allows.
+    The page's embedded data (JSON-LD, framework state; :mod:`.embedded`) is read too, and
+    :mod:`.shell` decides by content which text stands for the page: the rendered text, that
+    text filled in from the data, or the data alone. Raises ChallengePage for bot checks,
+    NeedsJavaScript for a shell whose subject only scripts fetch (with the page's own title
+    and description, for the fenced answer), NoReadableText for a page without text, and
+    TooLarge, before parsing, for a page with more elements, table cells, links or code
+    blocks than :mod:`.limits` allows.
     """
     check_html_workload(html, url)
     root = _parse(html)
@@ -66,18 +70,43 @@ def read_html_page(html: str, url: str = "", min_chars: int = MIN_TEXT_CHARS) ->
     if challenge:
         raise ChallengePage(challenge_message(url, challenge), url)
     page = _extract(copy.deepcopy(root), html, url)
-    if len(page.text) >= min_chars:
-        return page
-    embedded = _embedded_parts(root)
-    embedded_text = "\n\n".join(embedded)
-    if len(embedded_text) >= min_chars:
-        note = "The page needs JavaScript; this text comes from data embedded in its HTML, not the rendered page."
-        return page._replace(text=embedded_text, notes=(*page.notes, note))
-    if not _has_scripts(root):
-        if page.text:  # a page that is simply short, not a shell waiting for scripts
-            return page
+    embedded = read_embedded(root)
+    description = page_description(root)
+    verdict = judge(page.text, embedded, has_scripts=_has_scripts(root), description=description)
+    notes = list(page.notes)
+    if embedded.cut:
+        notes.append(f"Part of the page's embedded data was not read (past llmweb's bounds): {', '.join(embedded.cut)}.")
+    sources = ", ".join(verdict.sources)
+    if verdict.kind == "visible":
+        if verdict.sources:
+            notes.append(
+                f"The end of the text comes from the data embedded in the page's HTML ({sources}): "
+                "what the page holds but did not show without JavaScript."
+            )
+        return page._replace(text=verdict.text, notes=tuple(notes))
+    if verdict.kind == "embedded":
+        notes.append(
+            f"The page is filled in by JavaScript; this text was recovered from the data embedded in its HTML "
+            f"({sources}), not from the rendered page, so its layout may differ."
+        )
+        return page._replace(text=verdict.text, notes=tuple(notes))
+    if verdict.kind == "description":
+        notes.append(
+            "The page's HTML holds no text of its own but its description (its meta description), "
+            "given here; the full page may say more."
+        )
+        return page._replace(text=verdict.text, notes=tuple(notes))
+    if verdict.kind == "empty":
         raise NoReadableText(f"{url} holds no readable text. Search for another source.", url)
-    raise NeedsJavaScript(_javascript_message(url, len(page.text)), url)
+    if verdict.kind == "chrome" and not _has_scripts(root):
+        raise NoReadableText(
+            f"{url} holds only site furniture (a cookie notice, a login prompt, a footer), no text of its own. "
+            "Search for another source.",
+            url,
+        )
+    raise NeedsJavaScript(
+        _javascript_message(url, chrome=verdict.kind == "chrome"), url, title=page.title, description=description
+    )
 
 
 def find_bot_challenge(html: str) -> str | None:
@@ -91,12 +120,6 @@ def challenge_message(url: str, challenge: str) -> str:
         f"{url} answered with {challenge} instead of the page. Try a cached copy "
         f"(https://web.archive.org/web/{url}) or find the same content on another site."
     )
-
-
-def embedded_text(html: str) -> str:
-    """Text a JavaScript page embeds for its scripts: __NEXT_DATA__, JSON-LD, meta descriptions."""
-    root = _parse(html)
-    return "" if root is None else "\n\n".join(_embedded_parts(root))
 
 
 # --- parsing and extraction -------------------------------------------------------------
@@ -345,72 +368,20 @@ def _visible_text_length(root: HtmlElement) -> int:
 
 # --- JavaScript shells ------------------------------------------------------------------
 
-_EMBEDDED_STATE_IDS = frozenset({"__NEXT_DATA__", "__NUXT_DATA__"})
 _JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
+_DESCRIPTION_NAMES = ("description", "og:description", "twitter:description")
+_MAX_DESCRIPTION_CHARS = 1000
 
 
-def _embedded_parts(root: HtmlElement) -> list[str]:
-    """Article bodies and prose the page ships as data, best first, without repeats."""
-    bodies: list[str] = []
-    state: list[str] = []
-    descriptions: list[str] = []
-    for script in root.iter("script"):
-        kind = (script.get("type") or "").strip().lower()
-        raw = script.text or ""
-        if kind == "application/ld+json":
-            for key, value in _json_strings(_load_json(raw)):
-                if key in ("articleBody", "text"):
-                    bodies.append(_plain(value))
-                elif key == "description":
-                    descriptions.append(_plain(value))
-        elif script.get("id") in _EMBEDDED_STATE_IDS:
-            state += [_plain(value) for _, value in _json_strings(_load_json(raw)) if _is_prose(value)]
+def page_description(root: HtmlElement) -> str | None:
+    """The summary the page gives of itself (meta description, Open Graph, Twitter), one line."""
+    found: dict[str, str] = {}
     for meta in root.iter("meta"):
-        name = (meta.get("property") or meta.get("name") or "").lower()
-        if name in ("og:description", "description", "twitter:description") and meta.get("content"):
-            descriptions.append(_plain(meta.get("content") or ""))
-    parts: list[str] = []
-    for part in (*bodies, *state, *descriptions):
-        if part and not any(part in kept for kept in parts):
-            parts = [kept for kept in parts if kept not in part] + [part]
-    return parts
-
-
-def _load_json(raw: str) -> Any:
-    try:
-        return json.loads(raw, strict=False)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _json_strings(value: Any) -> Iterator[tuple[str | None, str]]:
-    """Every string in a JSON value with the key it sits under, depth first, without recursion."""
-    stack: list[tuple[str | None, Any]] = [(None, value)]
-    while stack:
-        key, item = stack.pop()
-        if isinstance(item, str):
-            yield key, item
-        elif isinstance(item, dict):
-            stack += reversed([(str(k), v) for k, v in item.items()])
-        elif isinstance(item, list):
-            stack += reversed([(key, v) for v in item])
-
-
-def _is_prose(value: str) -> bool:
-    """A sentence-like string, not an id, URL, class list or code."""
-    words = value.split()
-    if len(value) < 40 or len(words) < 6 or value.lstrip().startswith(("http://", "https://", "/", "{", "[")):
-        return False
-    technical = sum(1 for w in words if re.search(r"[-_:/={}<>]", w))
-    return technical / len(words) < 0.3
-
-
-def _plain(value: str) -> str:
-    if re.search(r"<[a-zA-Z][^>]*>", value):
-        fragment = _parse(f"<html><body><div>{value}</div></body></html>")
-        if fragment is not None:
-            value = _whole_page_text(fragment).replace("\n", "\n\n")
-    return "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", value) if p.strip())
+        name = (meta.get("property") or meta.get("name") or "").strip().lower()
+        content = " ".join((meta.get("content") or "").split())
+        if name in _DESCRIPTION_NAMES and content and name not in found:
+            found[name] = content[:_MAX_DESCRIPTION_CHARS]
+    return next((found[n] for n in _DESCRIPTION_NAMES if n in found), None)
 
 
 def _has_scripts(root: HtmlElement) -> bool:
@@ -421,15 +392,22 @@ def _has_scripts(root: HtmlElement) -> bool:
     )
 
 
-def _javascript_message(url: str, chars: int) -> str:
-    # Nothing the page wrote (such as its description) is quoted: an error is read as llmweb's own words.
+def _javascript_message(url: str, *, chrome: bool) -> str:
+    # Nothing the page wrote is quoted here: an error is read as llmweb's own words. The page's
+    # title and description travel beside the message (NeedsJavaScript.title/.description),
+    # and render_error shows them between the untrusted-text markers.
     hint = github_cli_hint(url)
     if hint:
         return (
             f"{url} is a GitHub page that needs JavaScript, so its HTML holds almost no text. "
             f"Read it with the GitHub command-line tool instead: `{hint}`."
         )
+    holds = (
+        "only site furniture (a cookie notice, a login prompt, a footer)"
+        if chrome
+        else "none of the page's text, in its markup or in the data embedded in it"
+    )
     return (
-        f"{url} is filled in by JavaScript; its HTML holds only {chars} characters of text. "
-        f"Try a cached copy (https://web.archive.org/web/{url}) or the site's API, or search for another source."
+        f"{url} is filled in by JavaScript; its HTML holds {holds}. Use the search result's snippet, "
+        f"try a cached copy (https://web.archive.org/web/{url}) or the site's API, or search for another source."
     )

@@ -92,7 +92,34 @@ memory back, exits after its answer and the next call starts a fresh one: an idl
 stays small (about 70 MB), and every job has its full memory ceiling."""
 
 MIN_TEXT_CHARS = 200
-"""Below this much extracted text an HTML page is treated as a JavaScript shell."""
+"""Below this much text (visible, or recovered from the page's embedded data) an HTML page
+is an empty shell: nothing of its subject reached the HTML."""
+
+# --- data a page embeds for its scripts (:mod:`.embedded`) ---------------------------
+# JSON-LD and framework state (__NEXT_DATA__, flight data, Nuxt payloads, Redux/Apollo
+# stores) are parsed, never run. A 5 MB page can be one state blob of a million tiny
+# strings or arrays nested thousands deep, so parsing and walking them is bounded too.
+
+MAX_EMBEDDED_BYTES = 3_000_000
+"""Script text parsed as data in one page, all payloads together. The largest real state
+measured (weightwatchers' Apollo store, 2.2 MB page) is 1.6 MB; scripts past what is left of
+this are skipped, not cut (half a JSON document does not parse)."""
+
+MAX_EMBEDDED_DEPTH = 60
+"""Levels of nesting walked in one payload. Real state nests 10-30 deep (React flight trees
+the deepest); a hostile one nests thousands, and json itself refuses past ~1,000."""
+
+MAX_EMBEDDED_NODES = 400_000
+"""Values (objects, arrays, strings) walked in one page. A 2 MB Apollo store holds about
+120,000; a million tiny strings stops here after a fraction of a second."""
+
+MAX_EMBEDDED_TEXT_CHARS = 200_000
+"""Text kept from embedded data: forty times a long article, so a page's whole subject fits
+and a catalogue of every product a shop sells does not flood the answer."""
+
+EMBEDDED_SECONDS = 4.0
+"""Time the embedded data may take before reading stops with what was found: the fetch's
+20-second deadline must still leave room for the visible text."""
 
 MAX_CHARS = 5000
 """Default window size, as the MCP reference fetch server returns."""

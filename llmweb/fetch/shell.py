@@ -1,0 +1,104 @@
+"""Whether a page's HTML carries its subject, and which text to hand back. Pure.
+
+Decided by content, not by length. The visible text, less its chrome (:mod:`.chrome`), is
+the page when it is real text and not dwarfed by what the embedded data adds; the schema.org
+data then only fills in what the visible text lacks (a recipe card drawn by scripts, a
+product's price). When the visible text is chrome or a scrap beside much larger embedded
+content, the embedded data is the page. When neither carries anything, the page is a shell:
+a scriptless placeholder is answered with its own description, anything else is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Literal, NamedTuple
+
+from llmweb.fetch.chrome import without_chrome
+from llmweb.fetch.embedded import Block, EmbeddedText
+from llmweb.fetch.limits import MIN_TEXT_CHARS
+
+Kind = Literal["visible", "embedded", "description", "shell", "chrome", "empty"]
+
+# Visible text this long is the page even beside larger embedded data: a rendered article
+# whose state also holds teasers, comments and related stories keeps its text alone.
+_OWN_TEXT_CHARS = 2000
+_DWARFED = 3  # embedded text this many times the visible text (and new to it) takes over
+_FILL_MIN_CHARS = 150  # a declared thing fills in a rendered page when it adds this much
+_ARTICLE_FILL_MIN_CHARS = 1000  # an article's data mostly repeats its page: only a missing body counts
+_ARTICLE = re.compile(r"Article|Posting|Report|NewsArticle|BlogPosting|WebPage", re.I)
+
+
+class Verdict(NamedTuple):
+    kind: Kind  # visible: the rendered text; embedded: recovered data; description: a placeholder's
+    # own summary; shell / chrome / empty: nothing of the page's subject reached the HTML
+    text: str = ""
+    sources: tuple[str, ...] = ()  # the embedded data the text (or part of it) came from
+
+
+def judge(visible: str, embedded: EmbeddedText, *, has_scripts: bool, description: str | None) -> Verdict:
+    """Which text stands for the page: see the module's docstring."""
+    real = without_chrome(visible)
+    blocks = [replace(b, text=without_chrome(b.text)) for b in embedded.blocks]
+    blocks = [b for b in blocks if b.text.strip()]
+    new = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, visible))]
+    new_chars = sum(len(b.text) for b in new)
+    dwarfed = len(real) < _OWN_TEXT_CHARS and new_chars > _DWARFED * len(real)
+    if len(real) >= MIN_TEXT_CHARS and not dwarfed:
+        fill = [b for b in new if b.declared and _fills(b)]
+        if not fill:
+            return Verdict("visible", visible)
+        text = "\n\n".join([visible, *(b.text for b in fill)])
+        return Verdict("visible", text, tuple(dict.fromkeys(b.source for b in fill)))
+    recovered = "\n\n".join(b.text for b in new)
+    own = real if real and _missing_from(real, recovered) else ""
+    if len(recovered) + len(own) >= MIN_TEXT_CHARS and recovered:
+        text = "\n\n".join(t for t in (own, recovered) if t)
+        return Verdict("embedded", text, tuple(dict.fromkeys(b.source for b in new)))
+    if not has_scripts:
+        if description and not real:
+            return Verdict("description", description)
+        if real:
+            return Verdict("visible", visible)  # a page that is simply short
+        return Verdict("chrome" if visible.strip() else "empty")
+    return Verdict("chrome" if visible.strip() and not real else "shell")
+
+
+def _fills(block: Block) -> bool:
+    body = block.text.split("\n", 1)[1] if "\n" in block.text else ""
+    if _ARTICLE.search(block.source):
+        return len(body) >= _ARTICLE_FILL_MIN_CHARS
+    return len(body) >= _FILL_MIN_CHARS
+
+
+def _missing_from(text: str, visible: str) -> str:
+    """The lines of ``text`` that ``visible`` does not already hold (the first line, a
+    block's "Type: name" heading, stays with any line kept)."""
+    seen = _normal(visible)
+    shingles = set(_shingles(seen))
+    lines = text.split("\n")
+    kept = [line for line in lines[1:] if not line.strip() or not _covered(line, seen, shingles)]
+    if not any(line.strip() for line in kept):
+        return "" if _covered(lines[0], seen, shingles) or len(lines) > 1 else lines[0]
+    head = [lines[0]] if len(lines) > 1 else []
+    return "\n".join(head + kept).strip()
+
+
+def _covered(line: str, seen: str, shingles: set[tuple[str, ...]]) -> bool:
+    normal = _normal(re.sub(r"^(?:[-•*]|\d+\.|[A-Z][\w ]{0,30}:)\s+", "", line.strip()))
+    if not normal:
+        return True
+    if len(normal) < 200:
+        return normal in seen
+    mine = list(_shingles(normal))
+    return sum(1 for s in mine if s in shingles) >= 0.6 * len(mine)
+
+
+def _normal(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def _shingles(text: str, n: int = 4) -> Iterable[tuple[str, ...]]:
+    words = text.split()
+    return (tuple(words[i : i + n]) for i in range(max(1, len(words) - n + 1)))
