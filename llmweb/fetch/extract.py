@@ -72,7 +72,9 @@ def read_html_page(html: str, url: str = "") -> ExtractedPage:
     page = _extract(copy.deepcopy(root), html, url)
     embedded = read_embedded(root)
     description = page_description(root)
-    verdict = judge(page.text, embedded, has_scripts=_has_scripts(root), description=description)
+    verdict = judge(
+        page.text, embedded, has_scripts=_has_scripts(root), description=description, title=page.title
+    )
     notes = list(page.notes)
     if embedded.cut:
         notes.append(f"Part of the page's embedded data was not read (past llmweb's bounds): {', '.join(embedded.cut)}.")

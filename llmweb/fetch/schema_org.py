@@ -11,6 +11,7 @@ WebPage, BreadcrumbList, Organization, ImageObject…) is no content and is skip
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -316,12 +317,14 @@ def _list_block(title: str, items: list[str]) -> list[str]:
 def _paragraphs(text: str) -> list[str]:
     if "<" in text and ">" in text:
         return html_paragraphs(text)
+    text = html.unescape(text)
     return [" ".join(p.split()) for p in re.split(r"\n\s*\n|\r\n", text) if p.strip()]
 
 
 def _plain_one(value: Any) -> str:
     if not isinstance(value, str):
         return _value(value, 0) or "" if isinstance(value, dict | int | float) else ""
+    value = html.unescape(value)  # JSON-LD often carries HTML entities (&apos;, &amp;)
     return " ".join(" ".join(_paragraphs(value)).split()) if "<" in value else " ".join(value.split())
 
 

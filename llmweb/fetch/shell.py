@@ -25,8 +25,10 @@ Kind = Literal["visible", "embedded", "description", "shell", "chrome", "empty"]
 # whose state also holds teasers, comments and related stories keeps its text alone.
 _OWN_TEXT_CHARS = 2000
 _DWARFED = 3  # embedded text this many times the visible text (and new to it) takes over
-_FILL_MIN_CHARS = 150  # a declared thing fills in a rendered page when it adds this much
+_FILL_MIN_CHARS = 60  # a declared thing fills in a rendered page when it adds this much
 _ARTICLE_FILL_MIN_CHARS = 1000  # an article's data mostly repeats its page: only a missing body counts
+_OFF_SUBJECT = 1 / 3  # the visible text holds less than this share of the title's words…
+_ON_SUBJECT = 2 / 3  # …and the embedded data at least this share: the data is the page
 _ARTICLE = re.compile(r"Article|Posting|Report|NewsArticle|BlogPosting|WebPage", re.I)
 
 
@@ -37,7 +39,14 @@ class Verdict(NamedTuple):
     sources: tuple[str, ...] = ()  # the embedded data the text (or part of it) came from
 
 
-def judge(visible: str, embedded: EmbeddedText, *, has_scripts: bool, description: str | None) -> Verdict:
+def judge(
+    visible: str,
+    embedded: EmbeddedText,
+    *,
+    has_scripts: bool,
+    description: str | None,
+    title: str | None = None,
+) -> Verdict:
     """Which text stands for the page: see the module's docstring."""
     real = without_chrome(visible)
     blocks = [replace(b, text=without_chrome(b.text)) for b in embedded.blocks]
@@ -45,14 +54,21 @@ def judge(visible: str, embedded: EmbeddedText, *, has_scripts: bool, descriptio
     new = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, visible))]
     new_chars = sum(len(b.text) for b in new)
     dwarfed = len(real) < _OWN_TEXT_CHARS and new_chars > _DWARFED * len(real)
-    if len(real) >= MIN_TEXT_CHARS and not dwarfed:
+    recovered = "\n\n".join(b.text for b in new)
+    # the visible text is about something else (a sidebar, related items) while the data
+    # names the page's subject: the data is the page
+    off_subject = (
+        len(recovered) >= MIN_TEXT_CHARS
+        and _subject_share(title, real) < _OFF_SUBJECT
+        and _subject_share(title, recovered) >= _ON_SUBJECT
+    )
+    if len(real) >= MIN_TEXT_CHARS and not dwarfed and not off_subject:
         fill = [b for b in new if b.declared and _fills(b)]
         if not fill:
             return Verdict("visible", visible)
         text = "\n\n".join([visible, *(b.text for b in fill)])
         return Verdict("visible", text, tuple(dict.fromkeys(b.source for b in fill)))
-    recovered = "\n\n".join(b.text for b in new)
-    own = real if real and _missing_from(real, recovered) else ""
+    own = real if real and not off_subject and _missing_from(real, recovered) else ""
     if len(recovered) + len(own) >= MIN_TEXT_CHARS and recovered:
         text = "\n\n".join(t for t in (own, recovered) if t)
         return Verdict("embedded", text, tuple(dict.fromkeys(b.source for b in new)))
@@ -63,6 +79,24 @@ def judge(visible: str, embedded: EmbeddedText, *, has_scripts: bool, descriptio
             return Verdict("visible", visible)  # a page that is simply short
         return Verdict("chrome" if visible.strip() else "empty")
     return Verdict("chrome" if visible.strip() and not real else "shell")
+
+
+_TITLE_SEPARATORS = re.compile(r"\s[|\-–—·:»]\s")
+_STOPWORDS = frozenset("the and for with from this that your you our are was were how what why who when "
+                       "der die das und mit von für ein eine les des une pour avec dans".split())  # fmt: skip
+
+
+def _subject_share(title: str | None, text: str) -> float:
+    """The share of the title's words (its longest part: sites add their name) that ``text`` holds;
+    1.0 when the title says nothing to check."""
+    if not title:
+        return 1.0
+    part = max(_TITLE_SEPARATORS.split(title), key=len)
+    words = {w for w in _normal(part).split() if len(w) > 2 and w not in _STOPWORDS}
+    if len(words) < 2:
+        return 1.0
+    held = set(_normal(text).split())
+    return sum(1 for w in words if w in held) / len(words)
 
 
 def _fills(block: Block) -> bool:
