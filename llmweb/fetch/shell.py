@@ -58,12 +58,12 @@ def judge(
     # the visible text is about something else (a sidebar, related items) while the data
     # names the page's subject: the data is the page
     off_subject = (
-        len(recovered) >= MIN_TEXT_CHARS
+        len(recovered) >= max(MIN_TEXT_CHARS, len(real))
         and _subject_share(title, real) < _OFF_SUBJECT
         and _subject_share(title, recovered) >= _ON_SUBJECT
     )
     if len(real) >= MIN_TEXT_CHARS and not dwarfed and not off_subject:
-        fill = [b for b in new if b.declared and _fills(b)]
+        fill = [b for b in new if b.declared and _fills(b, title)]
         if not fill:
             return Verdict("visible", visible)
         text = "\n\n".join([visible, *(b.text for b in fill)])
@@ -99,8 +99,13 @@ def _subject_share(title: str | None, text: str) -> float:
     return sum(1 for w in words if w in held) / len(words)
 
 
-def _fills(block: Block) -> bool:
-    body = block.text.split("\n", 1)[1] if "\n" in block.text else ""
+def _fills(block: Block, title: str | None) -> bool:
+    """Whether a declared thing may fill in a rendered page: it is the page's subject (its
+    name is the title's: not the author's card, an embedded video, an event the article
+    mentions) and adds enough to be worth it."""
+    head, _, body = block.text.partition("\n")
+    if _subject_share(title, head) < _ON_SUBJECT:
+        return False
     if _ARTICLE.search(block.source):
         return len(body) >= _ARTICLE_FILL_MIN_CHARS
     return len(body) >= _FILL_MIN_CHARS
