@@ -105,7 +105,10 @@ def run(workdir: Path) -> PartResult:
     if folder is None:
         raise FileNotFoundError(MISSING)
     pages = [(p, decode_text(gzip.decompress((folder / p.file).read_bytes()), None)) for p in PAGES]
-    answers = {name: [extract(html, f"https://{_host(p)}/") for p, html in pages] for name, extract in EXTRACTORS.items()}
+    answers = {
+        name: [extract(html, f"https://{_host(p)}/") for p, html in pages]
+        for name, extract in EXTRACTORS.items()
+    }
     names = list(EXTRACTORS)
     rows = []
     figures: dict[str, dict[str, float]] = {name: {} for name in names}
@@ -117,7 +120,9 @@ def run(workdir: Path) -> PartResult:
             figures[name][kind] = score
             row.append(_show(kind, score, len(chosen)))
         rows.append(row)
-    chrome = {n: sum(is_chrome_answer(p, a) for (p, _), a in zip(pages, answers[n], strict=True)) for n in names}
+    chrome = {
+        n: sum(is_chrome_answer(p, a) for (p, _), a in zip(pages, answers[n], strict=True)) for n in names
+    }
     ms = {n: 1000 * statistics.mean(a.seconds for a in answers[n]) for n in names}
     rows.append(["chrome returned as content (pages)", len(pages), *(chrome[n] for n in names)])
     rows.append(["ms per page (mean)", len(pages), *(f"{ms[n]:.0f}" for n in names)])
@@ -157,8 +162,12 @@ def _class_score(kind: str, pages: list[JsPage], answers: list[Answer]) -> float
     if kind == "shell":
         return sum(a.refused for a in answers) / len(pages)
     if kind == "description":
-        return sum(all(found(f, a.text) for f in p.facts) for p, a in zip(pages, answers, strict=True)) / len(pages)
-    shares = [sum(found(f, a.text) for f in p.facts) / len(p.facts) for p, a in zip(pages, answers, strict=True)]
+        return sum(all(found(f, a.text) for f in p.facts) for p, a in zip(pages, answers, strict=True)) / len(
+            pages
+        )
+    shares = [
+        sum(found(f, a.text) for f in p.facts) / len(p.facts) for p, a in zip(pages, answers, strict=True)
+    ]
     return statistics.mean(shares)
 
 
@@ -168,14 +177,18 @@ def _show(kind: str, score: float, count: int) -> str:
     return f"{score:.3f}"
 
 
-def _by_data(pages: list[tuple[JsPage, str]], answers: dict[str, list[Answer]], names: list[str]) -> list[list[object]]:
+def _by_data(
+    pages: list[tuple[JsPage, str]], answers: dict[str, list[Answer]], names: list[str]
+) -> list[list[object]]:
     rows = []
     kinds = dict.fromkeys(p.data for p, _ in pages if p.kind == "embedded")
     for data in kinds:
         chosen = [i for i, (p, _) in enumerate(pages) if p.kind == "embedded" and p.data == data]
         row: list[object] = [data, len(chosen)]
         for name in names:
-            row.append(f"{_class_score('embedded', [pages[i][0] for i in chosen], [answers[name][i] for i in chosen]):.3f}")
+            row.append(
+                f"{_class_score('embedded', [pages[i][0] for i in chosen], [answers[name][i] for i in chosen]):.3f}"
+            )
         rows.append(row)
     return rows
 

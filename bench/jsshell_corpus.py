@@ -197,7 +197,10 @@ def lay_out(destination: Path, mirrors: Path) -> None:
         "| page | class | repository | commit | path | licence |",
         "|---|---|---|---|---|---|",
     ]
-    lines += [f"| {p.name} | {p.kind} | {p.source[0]} | {p.source[1][:12]} | {p.path} | {p.source[2]} |" for p in PAGES]
+    lines += [
+        f"| {p.name} | {p.kind} | {p.source[0]} | {p.source[1][:12]} | {p.path} | {p.source[2]} |"
+        for p in PAGES
+    ]
     (destination / "README.md").write_text("\n".join(lines) + "\n")
 
 

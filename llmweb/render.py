@@ -250,7 +250,9 @@ def render_error(error: LlmwebError, *, nonce: str | None = None) -> str:
 def _page_words(error: LlmwebError) -> list[tuple[str, str]]:
     if not isinstance(error, NeedsJavaScript):
         return []
-    return [(label, text) for label, text in (("Title", error.title), ("Description", error.description)) if text]
+    return [
+        (label, text) for label, text in (("Title", error.title), ("Description", error.description)) if text
+    ]
 
 
 def error_object(error: LlmwebError) -> dict[str, Any]:

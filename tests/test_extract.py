@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadableText
-from llmweb.fetch.extract import embedded_text, extract_page, find_bot_challenge, read_html_page
+from llmweb.fetch.extract import extract_page, find_bot_challenge, read_html_page
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 SENTENCE = "The committee met on Tuesday to discuss the annual budget for the city's parks and libraries. "
@@ -303,11 +303,6 @@ def test_a_shell_with_a_json_ld_article_body_returns_it() -> None:
         page('<div id="root"></div>', SHELL_HEAD + script), "https://news.example.com/lib"
     )
     assert result.text == " ".join(PARAGRAPHS)
-
-
-def test_embedded_text_reads_og_description() -> None:
-    head = '<meta property="og:description" content="A short summary of the page.">'
-    assert embedded_text(page("", head)) == "A short summary of the page."
 
 
 def test_a_short_page_without_scripts_is_returned_as_it_is() -> None:

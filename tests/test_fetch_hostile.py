@@ -229,14 +229,15 @@ def answer(url: str) -> str:
         return render_error(exc)
 
 
-def test_a_javascript_shells_description_is_not_quoted_in_the_error(scripted: ScriptedServer) -> None:
+def test_a_javascript_shells_description_is_shown_only_between_the_markers(scripted: ScriptedServer) -> None:
     shell = f'<html><head><meta name="description" content="{INSTRUCTION}"><script src="/app.js"></script>'
     url = scripted.answer(
         200, [("Content-Type", "text/html")], f"{shell}</head><body></body></html>".encode()
     )
     text = answer(url)
     assert "is filled in by JavaScript" in text
-    assert CANARY not in text
+    assert CANARY in text
+    assert CANARY not in outside_fence(text)
 
 
 def test_a_retry_after_that_is_neither_seconds_nor_a_date_is_not_repeated(scripted: ScriptedServer) -> None:

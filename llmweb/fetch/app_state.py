@@ -26,28 +26,201 @@ from lxml import etree
 from llmweb.fetch.payloads import Budget
 
 # Keys whose values are never the page's text, compared lowercased.
-_MACHINE_KEYS = frozenset("""
-__typename id _id ids uuid guid key keys slug hash token nonce sig signature etag cursor
-classname class classes style styles css sx theme tokens color colors font fonts icon icons
-svg image images img imgs photo photos thumbnail thumbnails avatar media src srcset sizes
-href url urls uri link links canonical path pathname route routes query aspath locale
-locales lang language languages i18n translation translations messages strings dictionary
-config configuration settings env feature features flags featureflags experiment
-experiments tracking analytics datalayer ads advertising adunit adunits gtm seo meta
-metadata head schema jsonld structureddata navigation nav navbar menu menus footer header
-breadcrumb breadcrumbs cookie cookies consent session auth user viewer account cart buildid
-runtimeconfig __n_ssg __n_ssp preview fallback isfallback gssp gsp scriptloader appgip
-chunks manifest assets scripts stylesheets polyfills sentry facets filters sort pagination
-width height aspectratio format mimetype contenttype variant size position layout template
-component components module modules a11y accessibility accessibilitydata aria arialabel
-tooltip trackingparams clicktrackingparams loggingdirectives serviceendpoint
-navigationendpoint commandmetadata webcommandmetadata icontype responsecontext
-frameworkupdates topbar sidebar overlay adslot adslots recommendations related
-relatedposts relatedrecipes morelikethis popular trending ratelimit error errors notfound
-notfoundstyles loading errorscripts errorstyles templatestyles templatescripts
-""".split())
+_MACHINE_KEYS = frozenset(
+    [
+        "__typename",
+        "id",
+        "_id",
+        "ids",
+        "uuid",
+        "guid",
+        "key",
+        "keys",
+        "slug",
+        "hash",
+        "token",
+        "nonce",
+        "sig",
+        "signature",
+        "etag",
+        "cursor",
+        "classname",
+        "class",
+        "classes",
+        "style",
+        "styles",
+        "css",
+        "sx",
+        "theme",
+        "tokens",
+        "color",
+        "colors",
+        "font",
+        "fonts",
+        "icon",
+        "icons",
+        "svg",
+        "image",
+        "images",
+        "img",
+        "imgs",
+        "photo",
+        "photos",
+        "thumbnail",
+        "thumbnails",
+        "avatar",
+        "media",
+        "src",
+        "srcset",
+        "sizes",
+        "href",
+        "url",
+        "urls",
+        "uri",
+        "link",
+        "links",
+        "canonical",
+        "path",
+        "pathname",
+        "route",
+        "routes",
+        "query",
+        "aspath",
+        "locale",
+        "locales",
+        "lang",
+        "language",
+        "languages",
+        "i18n",
+        "translation",
+        "translations",
+        "messages",
+        "strings",
+        "dictionary",
+        "config",
+        "configuration",
+        "settings",
+        "env",
+        "feature",
+        "features",
+        "flags",
+        "featureflags",
+        "experiment",
+        "experiments",
+        "tracking",
+        "analytics",
+        "datalayer",
+        "ads",
+        "advertising",
+        "adunit",
+        "adunits",
+        "gtm",
+        "seo",
+        "meta",
+        "metadata",
+        "head",
+        "schema",
+        "jsonld",
+        "structureddata",
+        "navigation",
+        "nav",
+        "navbar",
+        "menu",
+        "menus",
+        "footer",
+        "header",
+        "breadcrumb",
+        "breadcrumbs",
+        "cookie",
+        "cookies",
+        "consent",
+        "session",
+        "auth",
+        "user",
+        "viewer",
+        "account",
+        "cart",
+        "buildid",
+        "runtimeconfig",
+        "__n_ssg",
+        "__n_ssp",
+        "preview",
+        "fallback",
+        "isfallback",
+        "gssp",
+        "gsp",
+        "scriptloader",
+        "appgip",
+        "chunks",
+        "manifest",
+        "assets",
+        "scripts",
+        "stylesheets",
+        "polyfills",
+        "sentry",
+        "facets",
+        "filters",
+        "sort",
+        "pagination",
+        "width",
+        "height",
+        "aspectratio",
+        "format",
+        "mimetype",
+        "contenttype",
+        "variant",
+        "size",
+        "position",
+        "layout",
+        "template",
+        "component",
+        "components",
+        "module",
+        "modules",
+        "a11y",
+        "accessibility",
+        "accessibilitydata",
+        "aria",
+        "arialabel",
+        "tooltip",
+        "trackingparams",
+        "clicktrackingparams",
+        "loggingdirectives",
+        "serviceendpoint",
+        "navigationendpoint",
+        "commandmetadata",
+        "webcommandmetadata",
+        "icontype",
+        "responsecontext",
+        "frameworkupdates",
+        "topbar",
+        "sidebar",
+        "overlay",
+        "adslot",
+        "adslots",
+        "recommendations",
+        "related",
+        "relatedposts",
+        "relatedrecipes",
+        "morelikethis",
+        "popular",
+        "trending",
+        "ratelimit",
+        "error",
+        "errors",
+        "notfound",
+        "notfoundstyles",
+        "loading",
+        "errorscripts",
+        "errorstyles",
+        "templatestyles",
+        "templatescripts",
+    ]
+)
 # What chompjs makes of JavaScript expressions inside literals: no text of the page.
-_EXPRESSIONS = re.compile(r"^(?:void 0|undefined|null|!0|!1|true|false|NaN|Infinity)$|^(?:function\b|new [A-Z]|\(\w*\)\s*=>)")
+_EXPRESSIONS = re.compile(
+    r"^(?:void 0|undefined|null|!0|!1|true|false|NaN|Infinity)$|^(?:function\b|new [A-Z]|\(\w*\)\s*=>)"
+)
 _MACHINE_KEY_SUFFIX = re.compile(
     r"(?:Url|URL|Uri|Id|ID|Ids|Path|Key|Token|Hash|Class|ClassName|Style|Styles|Config|Settings|"
     r"Params|Endpoint|Metadata|Type|Slug|Src|Href|Icon|Image|Color|Variant|Locale|Tracking)$"
@@ -72,11 +245,31 @@ _TECHNICAL_WORD = re.compile(
     r"^[a-z]+[A-Z]\w*$|^[A-Z0-9]+_[A-Z0-9_]+$|\.\w+\(|^\w+:\w",
 )
 _CODE = re.compile(r"\bfunction\s*\w*\(|\bwindow\.\w|\bdocument\.\w|=>|\b(?:var|const|let)\s+\w+\s*=|;\s*\}")
+# "225g", "1.5kg", "½", "2x": a quantity, not an id (CSS lengths are machine strings)
+_QUANTITY = re.compile(
+    r"^(?!\d+(?:\.\d+)?(?:px|rem|em|vh|vw|ms|deg|s)$)[\d½¼¾⅓⅔]+(?:[.,/]\d+)?[^\W\d_]{0,5}\.?$"
+)
 _PASCAL_CASE = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$")
 _CLASS_TOKEN = re.compile(r"^[a-z0-9:_\[\]./#-]+$")
 _WORD = re.compile(r"^[^\W\d_]+(?:['’-][^\W\d_]+)*[.,!?:;]?$")
 _HTML_TAG = re.compile(r"<(?:p|br|div|li|ul|ol|h[1-6]|strong|em|b|i|a|span|table|blockquote)\b[^>]*>", re.I)
-_BLOCK_TAGS = ("p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "blockquote", "section")
+_BLOCK_TAGS = (
+    "p",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "br",
+    "tr",
+    "blockquote",
+    "section",
+)
 # React elements whose text a page shows: any; these carry none.
 _NON_TEXT_ELEMENTS = frozenset({
     "script", "style", "link", "meta", "template", "svg", "path", "noscript", "head", "title", "nav",
@@ -120,7 +313,9 @@ def state_text(data: Any, budget: Budget, seen: set[str], *, elements_only: bool
                 inline = _inline_text(props.get("children"), depth)
                 if inline is not None:  # a paragraph or a list item: its text nodes make one line
                     _emit(_text_value("children", inline), paragraphs, budget, seen)
-                    stack.append(("props", {k: v for k, v in props.items() if k != "children"}, depth + 1, True))
+                    stack.append(
+                        ("props", {k: v for k, v in props.items() if k != "children"}, depth + 1, True)
+                    )
                 else:
                     stack.append(("props", props, depth + 1, True))
                 continue
@@ -220,10 +415,14 @@ def _inline_text(children: Any, depth: int) -> str | None:
     return text or None
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _is_link(props: dict[str, Any]) -> bool:
     """A link with a short label: navigation (menus, footers), not the page's text."""
     children = props.get("children")
-    return "href" in props and (children is None or isinstance(children, str) and len(children) < 60)
+    return "href" in props and (children is None or (isinstance(children, str) and len(children) < 60))
 
 
 def _object_parts(value: dict[str, Any]) -> tuple[list[str], list[tuple[str, Any]]]:
@@ -238,9 +437,8 @@ def _object_parts(value: dict[str, Any]) -> tuple[list[str], list[tuple[str, Any
             children.append((key, item))
         elif isinstance(item, str):
             texts += _text_value(key, item)
-        elif isinstance(item, int | float) and not isinstance(item, bool) and _QUANTITY_KEY.search(key):
-            if _is_content_key(key):
-                texts.append(f"{item:g}")
+        elif _is_number(item) and _QUANTITY_KEY.search(key) and _is_content_key(key):
+            texts.append(f"{item:g}")
     if texts and all(len(t) <= _SHORT_PART for t in texts) and len(texts) > 1:
         if not all(t.replace(".", "").isdigit() for t in texts):
             return [" ".join(texts)], children
@@ -289,7 +487,7 @@ def _is_machine_string(value: str) -> bool:
         return True
     if _EXPRESSIONS.search(value):
         return True
-    if _URLISH.search(value) or value.startswith(("{", "[", "(")) and value.endswith(("}", "]", ")")):
+    if _URLISH.search(value) or (value.startswith(("{", "[", "(")) and value.endswith(("}", "]", ")"))):
         return True
     if _CODE.search(value):
         return True
@@ -297,25 +495,29 @@ def _is_machine_string(value: str) -> bool:
     if len(words) == 1:
         if _PASCAL_CASE.match(value):  # a type or component name: "BlogConfig", "NutritionInformation"
             return True
-        return not (_WORD.match(value) or value.replace(".", "").replace(",", "").isdigit())
+        return not (_WORD.match(value) or _QUANTITY.match(value))
     technical = sum(1 for w in words if _TECHNICAL_WORD.search(w))
     if technical / len(words) >= 0.3:
         return True
     # class lists: lowercase tokens, many of them hyphenated ("flex items-center px-4")
-    if all(_CLASS_TOKEN.match(w) for w in words) and sum("-" in w or ":" in w for w in words) * 2 >= len(words):
-        return True
-    return False
+    hyphenated = sum("-" in w or ":" in w for w in words)
+    return all(_CLASS_TOKEN.match(w) for w in words) and hyphenated * 2 >= len(words)
 
 
 def _is_words(value: str) -> bool:
     """Something a person reads: letters, not an enum, id or code."""
-    return any(c.isalpha() for c in value) and not _is_machine_string(value) or value.isdigit()
+    return (any(c.isalpha() for c in value) and not _is_machine_string(value)) or value.isdigit()
 
 
 def is_prose(value: str) -> bool:
     """A sentence-like string: at least four words and a lowercase letter, few technical words."""
     words = value.split()
-    return len(words) >= 4 and len(value) >= 20 and any(c.islower() for c in value) and not _is_machine_string(value)
+    return (
+        len(words) >= 4
+        and len(value) >= 20
+        and any(c.islower() for c in value)
+        and not _is_machine_string(value)
+    )
 
 
 def _is_translation_table(value: dict[str, Any]) -> bool:

@@ -77,7 +77,9 @@ def read_html_page(html: str, url: str = "") -> ExtractedPage:
     )
     notes = list(page.notes)
     if embedded.cut:
-        notes.append(f"Part of the page's embedded data was not read (past llmweb's bounds): {', '.join(embedded.cut)}.")
+        notes.append(
+            f"Part of the page's embedded data was not read (past llmweb's bounds): {', '.join(embedded.cut)}."
+        )
     sources = ", ".join(verdict.sources)
     if verdict.kind == "visible":
         if verdict.sources:
@@ -107,7 +109,10 @@ def read_html_page(html: str, url: str = "") -> ExtractedPage:
             url,
         )
     raise NeedsJavaScript(
-        _javascript_message(url, chrome=verdict.kind == "chrome"), url, title=page.title, description=description
+        _javascript_message(url, chrome=verdict.kind == "chrome"),
+        url,
+        title=page.title,
+        description=description,
     )
 
 

@@ -16,6 +16,7 @@ with what was found.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -80,7 +81,7 @@ _ASSIGNMENT = re.compile(
 )
 # Global state whose name says it is no content: configuration, tracking, ads, feature flags.
 _MACHINE_NAMES = re.compile(
-    r"config|setting|env|flag|feature|experiment|analytic|track|gtm|datalayer|dataLayer|ads?(?:[A-Z_]|$)|"
+    r"config|setting|env|flag|feature|experiment|analytic|track|gtm|datalayer|adunit|adslot|advert|adsense|"
     r"googletag|nonce|csp|perf|metric|consent|cookie|i18n|translation|locale|abtest|optimizely|sentry|utm",
     re.I,
 )
@@ -116,9 +117,8 @@ def find_payloads(root: HtmlElement, budget: Budget) -> list[Payload]:
             if _FLIGHT_PUSH.match(text.lstrip()):
                 if budget.take_bytes(len(text), "App Router flight data"):
                     flight += _flight_chunks(text)
-            elif any(not _MACHINE_NAMES.search(_name(m)) for m in _ASSIGNMENT.finditer(text)):
-                if budget.take_bytes(len(text), "a script's data"):
-                    payloads += _assignments(text)
+            elif _assigns_data(text) and budget.take_bytes(len(text), "a script's data"):
+                payloads += _assignments(text)
     if flight:
         rows = flight_rows("".join(flight))
         if rows:
@@ -181,6 +181,10 @@ def _assignments(text: str) -> list[Payload]:
         else:
             found += _state(source, _literal(rest))
     return found
+
+
+def _assigns_data(script: str) -> bool:
+    return any(not _MACHINE_NAMES.search(_name(m)) for m in _ASSIGNMENT.finditer(script))
 
 
 def _name(assignment: re.Match[str]) -> str:
@@ -307,9 +311,13 @@ def _flight_chunks(text: str) -> list[str]:
     chunks = []
     for match in _FLIGHT_PUSH.finditer(text):
         argument = _literal(text[match.end() :])
-        if isinstance(argument, list) and len(argument) > 1 and argument[0] == 1:
-            if isinstance(argument[1], str):
-                chunks.append(argument[1])
+        if (
+            isinstance(argument, list)
+            and len(argument) > 1
+            and argument[0] == 1
+            and isinstance(argument[1], str)
+        ):
+            chunks.append(argument[1])
     return chunks
 
 
@@ -343,9 +351,7 @@ def flight_rows(stream: str) -> list[Any]:
         newline = stream.find("\n", start)
         end = len(stream) if newline < 0 else newline
         if stream[start : start + 1] in ("[", "{", '"'):
-            try:
+            with contextlib.suppress(ValueError, RecursionError):
                 rows.append(json.loads(stream[start:end]))
-            except (ValueError, RecursionError):
-                pass
         position = end + 1
     return rows

@@ -63,7 +63,9 @@ _DURATION_KEYS = frozenset({"prepTime", "cookTime", "totalTime", "performTime", 
 _PEOPLE_KEYS = frozenset({"author", "creator", "director", "actor", "actors", "organizer", "performer",
                           "byArtist", "contributor", "editor", "brand", "manufacturer", "seller", "provider"})  # fmt: skip
 _BODY_KEYS = ("articleBody", "text", "reviewBody", "transcript", "description", "abstract")
-_ISO_DURATION = re.compile(r"^P(?:(\d+)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$", re.I)
+_ISO_DURATION = re.compile(
+    r"^P(?:(\d+)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$", re.I
+)
 
 
 def read_json_ld(data: Any, budget: Budget) -> list[Thing]:
@@ -71,7 +73,7 @@ def read_json_ld(data: Any, budget: Budget) -> list[Thing]:
     things: list[Thing] = []
     for node in _nodes(data, budget):
         kind = _type(node)
-        if kind is None or kind in _FRAME_TYPES and not _is_subject(node):
+        if kind is None or (kind in _FRAME_TYPES and not _is_subject(node)):
             continue
         lines = _render(node, kind, budget, depth=0)
         text = "\n".join(lines).strip()
@@ -109,7 +111,9 @@ def _is_subject(node: dict[str, Any]) -> bool:
 def _type(node: dict[str, Any]) -> str | None:
     kind = node.get("@type")
     if isinstance(kind, list):
-        kind = next((k for k in kind if isinstance(k, str) and k not in _FRAME_TYPES), kind[0] if kind else None)
+        kind = next(
+            (k for k in kind if isinstance(k, str) and k not in _FRAME_TYPES), kind[0] if kind else None
+        )
     return kind.rsplit("/", 1)[-1] if isinstance(kind, str) else None
 
 
@@ -126,7 +130,7 @@ def _render(node: dict[str, Any], kind: str, budget: Budget, depth: int) -> list
             after += _list_block(_label(key) if key != "recipeIngredient" else "Ingredients", items)
         elif key in ("recipeInstructions", "step"):
             after += ["", "Instructions:" if kind == "Recipe" else "Steps:", *_steps(value, budget, depth)]
-        elif key == "mainEntity" and kind == "FAQPage" or key == "acceptedAnswer":
+        elif (key == "mainEntity" and kind == "FAQPage") or key == "acceptedAnswer":
             after += _questions(value)
         elif key in _BODY_KEYS:
             paragraphs = [p for v in _as_list(value) if isinstance(v, str) for p in _paragraphs(v)]
@@ -159,7 +163,9 @@ def _fact(key: str, value: Any, budget: Budget, depth: int) -> str | None:
         parts = [f"{_spaced(k.removesuffix('Content'))} {v}" for k, v in value.items()
                  if not k.startswith("@") and isinstance(v, str | int | float)]  # fmt: skip
         return f"{label}: {', '.join(parts)}" if parts else None
-    if key in ("location", "address") or isinstance(value, dict) and _type(value) in ("Place", "PostalAddress"):
+    if key in ("location", "address") or (
+        isinstance(value, dict) and _type(value) in ("Place", "PostalAddress")
+    ):
         places = [p for p in (_place(v) for v in _as_list(value)) if p]
         return f"{label}: {'; '.join(places)}" if places else None
     values = [v for v in (_value(v, depth) for v in _as_list(value)) if v]
@@ -281,7 +287,9 @@ def _place(value: Any) -> str | None:
     parts = [_plain_one(str(value["name"]))] if isinstance(value.get("name"), str) else []
     if isinstance(address, dict):
         keys = ("streetAddress", "addressLocality", "addressRegion", "postalCode", "addressCountry")
-        parts += [str(_name(address[k]) or address[k]) for k in keys if isinstance(address.get(k), str | dict)]
+        parts += [
+            str(_name(address[k]) or address[k]) for k in keys if isinstance(address.get(k), str | dict)
+        ]
     elif isinstance(address, str):
         parts.append(_plain_one(address))
     if _type(value) == "PostalAddress":
@@ -337,7 +345,7 @@ def _label(key: str) -> str:
 
 
 def _spaced(name: str) -> str:
-    """"recipeCategory" → "Recipe category", "FAQPage" → "FAQ page"."""
+    """ "recipeCategory" → "Recipe category", "FAQPage" → "FAQ page"."""
     words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)
     if not words:
         return name
@@ -346,15 +354,19 @@ def _spaced(name: str) -> str:
 
 
 def _enum(value: str) -> str:
-    """"https://schema.org/InStock" → "in stock"."""
+    """ "https://schema.org/InStock" → "in stock"."""
     return _spaced(value.rstrip("/").rsplit("/", 1)[-1]).lower()
 
 
 def _duration(value: str) -> str:
-    """"PT1H30M" → "1 h 30 min"; anything else as it is."""
+    """ "PT1H30M" → "1 h 30 min"; anything else as it is."""
     match = _ISO_DURATION.match(value.strip())
     if match is None or not any(match.groups()):
         return "" if "null" in value or value.upper().startswith("PT") else value
     days, hours, minutes, seconds = match.groups()
-    parts = [f"{float(n):g} {unit}" for n, unit in ((days, "d"), (hours, "h"), (minutes, "min"), (seconds, "s")) if n]
+    parts = [
+        f"{float(n):g} {unit}"
+        for n, unit in ((days, "d"), (hours, "h"), (minutes, "min"), (seconds, "s"))
+        if n
+    ]
     return " ".join(p for p in parts if not p.startswith("0 ")) or "0 min"

@@ -25,7 +25,7 @@ Kind = Literal["visible", "embedded", "description", "shell", "chrome", "empty"]
 # whose state also holds teasers, comments and related stories keeps its text alone.
 _OWN_TEXT_CHARS = 2000
 _DWARFED = 3  # embedded text this many times the visible text (and new to it) takes over
-_FILL_MIN_CHARS = 60  # a declared thing fills in a rendered page when it adds this much
+_FILL_MIN_CHARS = 30  # a declared thing fills in a rendered page when it adds this much
 _ARTICLE_FILL_MIN_CHARS = 1000  # an article's data mostly repeats its page: only a missing body counts
 _OFF_SUBJECT = 1 / 3  # the visible text holds less than this share of the title's words…
 _ON_SUBJECT = 2 / 3  # …and the embedded data at least this share: the data is the page
@@ -51,6 +51,10 @@ def judge(
     real = without_chrome(visible)
     blocks = [replace(b, text=without_chrome(b.text)) for b in embedded.blocks]
     blocks = [b for b in blocks if b.text.strip()]
+    if len(real) < MIN_TEXT_CHARS and not _missing_from(real, "\n\n".join(b.text for b in blocks)):
+        visible = real = (
+            ""  # a scrap the extractor took from the data itself (JSON-LD steps): the data says it better
+        )
     new = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, visible))]
     new_chars = sum(len(b.text) for b in new)
     dwarfed = len(real) < _OWN_TEXT_CHARS and new_chars > _DWARFED * len(real)
@@ -82,8 +86,7 @@ def judge(
 
 
 _TITLE_SEPARATORS = re.compile(r"\s[|\-–—·:»]\s")
-_STOPWORDS = frozenset("the and for with from this that your you our are was were how what why who when "
-                       "der die das und mit von für ein eine les des une pour avec dans".split())  # fmt: skip
+_STOPWORDS = frozenset(["the", "and", "for", "with", "from", "this", "that", "your", "you", "our", "are", "was", "were", "how", "what", "why", "who", "when", "der", "die", "das", "und", "mit", "von", "für", "ein", "eine", "les", "des", "une", "pour", "avec", "dans"])  # fmt: skip
 
 
 def _subject_share(title: str | None, text: str) -> float:

@@ -1,0 +1,567 @@
+"""Pages that JavaScript fills in: what their embedded data carries, and shells refused. Pure.
+
+Each page below is small but shaped like the real ones of its kind (the bench part jsshell
+runs the real saved pages): the data sits in the same element or assignment, nested the same
+way, beside the same kind of machine strings.
+"""
+
+from __future__ import annotations
+
+import json
+
+import lxml.html
+import pytest
+
+from llmweb.errors import NeedsJavaScript, NoReadableText
+from llmweb.fetch import limits
+from llmweb.fetch.embedded import Budget, read_embedded
+from llmweb.fetch.extract import read_html_page
+from llmweb.render import error_object, render_error
+
+URL = "https://food.example.com/recipes/42"
+APP = '<script src="/_next/static/chunks/main-3f2a.js" defer></script>'
+EMPTY_APP = '<div id="__next"></div>'
+COOKIES = (
+    "<div class='consent'><p>We and our 842 partners use cookies to store and access information on your "
+    "device, for personalised ads and content, ad and content measurement and audience insights. Click "
+    "Accept all to consent, or Manage preferences to choose.</p><button>Accept all</button></div>"
+)
+LOGIN = "<header><p>Log in</p><p>Sign up</p></header>"
+FOOTER = "<footer><p>© 2025 Example Media Ltd. All rights reserved. Terms of use · Privacy policy · Imprint</p></footer>"
+
+
+# Embedded text stands for a page when it holds at least limits.MIN_TEXT_CHARS: these pages
+# carry a paragraph this long beside the facts each test looks for.
+INTRO = (
+    "A soft sponge soaked in lemon syrup while it is still warm from the oven, so that every slice "
+    "stays moist for days: it is the cake our readers ask for most, and the one we bake for birthdays."
+)
+BODY = (
+    "The city opened three libraries on Monday, in Nowa Huta, Podgórze and Bronowice. Each has a "
+    "reading room, a maker space with 3D printers and study rooms that students can book online."
+)
+
+
+def page(body: str = EMPTY_APP, head: str = APP, title: str = "Lemon drizzle cake | Example Food") -> str:
+    return f"<!DOCTYPE html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+
+
+def json_ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def read(html: str) -> str:
+    return read_html_page(html, URL).text
+
+
+RECIPE = {
+    "@context": "https://schema.org",
+    "@type": "Recipe",
+    "name": "Lemon drizzle cake",
+    "author": {"@type": "Person", "name": "Mary Baker"},
+    "recipeYield": "8 slices",
+    "prepTime": "PT15M",
+    "cookTime": "PT45M",
+    "image": "https://food.example.com/img/cake.jpg",
+    "recipeIngredient": ["225g unsalted butter", "225g caster sugar", "4 eggs", "1 lemon, zested"],
+    "recipeInstructions": [
+        {
+            "@type": "HowToSection",
+            "name": "For the cake",
+            "itemListElement": [
+                {"@type": "HowToStep", "text": "Heat the oven to 180C."},
+                {"@type": "HowToStep", "text": "Beat the butter and sugar until pale and creamy."},
+            ],
+        },
+        {
+            "@type": "HowToSection",
+            "name": "For the drizzle",
+            "itemListElement": [{"@type": "HowToStep", "text": "Mix the lemon juice with the sugar."}],
+        },
+    ],
+    "nutrition": {"@type": "NutritionInformation", "calories": "399 kcal"},
+}
+
+
+# --- JSON-LD, read for what each type means -----------------------------------------------
+
+
+def test_a_json_ld_recipe_gives_every_ingredient() -> None:
+    text = read(page(head=APP + json_ld(RECIPE)))
+    assert all(f"- {item}" in text for item in RECIPE["recipeIngredient"])
+
+
+def test_a_json_ld_recipe_numbers_its_steps_through_its_sections() -> None:
+    text = read(page(head=APP + json_ld(RECIPE)))
+    assert "For the cake:\n1. Heat the oven to 180C.\n2. Beat the butter" in text
+    assert "For the drizzle:\n3. Mix the lemon juice with the sugar." in text
+
+
+def test_a_json_ld_recipe_gives_its_yield_times_and_nutrition_as_labelled_lines() -> None:
+    text = read(page(head=APP + json_ld(RECIPE)))
+    assert "Yield: 8 slices" in text and "Prep time: 15 min" in text and "Cook time: 45 min" in text
+    assert "Nutrition: Calories 399 kcal" in text
+
+
+def test_a_json_ld_product_gives_brand_sku_offer_and_properties() -> None:
+    product = {
+        "@context": "https://schema.org/",
+        "@type": "Product",
+        "name": "Trail running shoe X2",
+        "brand": {"@type": "Brand", "name": "Stride"},
+        "sku": "STR-X2-42",
+        "gtin13": "5901234123457",
+        "description": "A light shoe with a grippy sole for muddy trails and long distances in the hills.",
+        "offers": {
+            "@type": "Offer",
+            "price": "119.99",
+            "priceCurrency": "EUR",
+            "availability": "https://schema.org/InStock",
+            "url": "https://shop.example.com/x2",
+        },
+        "additionalProperty": [
+            {"@type": "PropertyValue", "name": "Weight", "value": 240, "unitText": "g"},
+            {"@type": "PropertyValue", "name": "Drop", "value": "6 mm"},
+        ],
+        "aggregateRating": {
+            "@type": "AggregateRating",
+            "ratingValue": 4.6,
+            "bestRating": 5,
+            "reviewCount": 87,
+        },
+    }
+    text = read(page(head=APP + json_ld(product), title="Trail running shoe X2 – Stride"))
+    assert "Brand: Stride" in text and "SKU: STR-X2-42" in text and "GTIN: 5901234123457" in text
+    assert "Offer: 119.99 EUR, in stock" in text
+    assert "Properties: Weight: 240 g; Drop: 6 mm" in text
+    assert "Rating: 4.6 of 5 (87 ratings)" in text
+
+
+def test_a_json_ld_vehicle_gives_its_vin_and_mileage() -> None:
+    car = {
+        "@context": "https://schema.org",
+        "@type": ["Product", "Car"],
+        "name": "Tesla Model 3 Long Range AWD 2019",
+        "description": "One owner, full service history, white interior, the 2019 autopilot hardware and a "
+        "battery health report from last month showing 91 per cent of the original capacity.",
+        "vehicleIdentificationNumber": "5YJ3E7EB2KF123456",
+        "mileageFromOdometer": {"@type": "QuantitativeValue", "value": 65544, "unitCode": "KMT"},
+        "offers": {"@type": "Offer", "price": 31500, "priceCurrency": "EUR"},
+    }
+    text = read(page(head=APP + json_ld(car), title="Tesla Model 3 Long Range AWD 2019"))
+    assert "VIN: 5YJ3E7EB2KF123456" in text and "Mileage: 65544 KMT" in text and "Offer: 31500 EUR" in text
+
+
+def test_a_json_ld_faq_page_gives_each_question_with_its_answer() -> None:
+    faq = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {
+                "@type": "Question",
+                "name": "How long does delivery take?",
+                "acceptedAnswer": {
+                    "@type": "Answer",
+                    "text": "<p>Orders arrive within <b>3 working days</b>.</p>",
+                },
+            },
+            {
+                "@type": "Question",
+                "name": "Can I return an item?",
+                "acceptedAnswer": {
+                    "@type": "Answer",
+                    "text": "Yes, within 30 days of delivery, free of charge. "
+                    "Print the label from your account and drop the parcel at any post office.",
+                },
+            },
+        ],
+    }
+    text = read(page(head=APP + json_ld(faq), title="Help"))
+    assert "Q: How long does delivery take?\nA: Orders arrive within 3 working days." in text
+    assert "Q: Can I return an item?\nA: Yes, within 30 days of delivery, free of charge. Print" in text
+
+
+def test_a_json_ld_how_to_gives_its_supplies_and_steps() -> None:
+    how_to = {
+        "@context": "https://schema.org",
+        "@type": "HowTo",
+        "name": "How to bleed a radiator",
+        "supply": [{"@type": "HowToSupply", "name": "an old towel"}],
+        "tool": [{"@type": "HowToTool", "name": "a radiator key"}],
+        "step": [
+            {
+                "@type": "HowToStep",
+                "name": "Turn off",
+                "text": "Turn the heating off and let the radiators cool.",
+            },
+            {"@type": "HowToStep", "text": "Open the valve a quarter turn until water appears."},
+            {
+                "@type": "HowToStep",
+                "text": "Close the valve, then check the boiler pressure and top it up to "
+                "1.5 bar if the gauge shows less; the radiator should now heat evenly from top to bottom.",
+            },
+        ],
+    }
+    text = read(page(head=APP + json_ld(how_to), title="How to bleed a radiator"))
+    assert "- an old towel" in text and "- a radiator key" in text
+    assert "Open the valve a quarter turn until water appears." in text
+
+
+def test_a_json_ld_event_gives_its_dates_place_and_offer() -> None:
+    event = {
+        "@context": "https://schema.org",
+        "@type": "MusicEvent",
+        "name": "Autumn organ recital",
+        "startDate": "2026-10-04T19:00",
+        "location": {
+            "@type": "Place",
+            "name": "St Mary's Church",
+            "address": {
+                "@type": "PostalAddress",
+                "streetAddress": "1 Church Lane",
+                "addressLocality": "Kraków",
+            },
+        },
+        "offers": {
+            "@type": "Offer",
+            "price": "40",
+            "priceCurrency": "PLN",
+            "availability": "https://schema.org/SoldOut",
+        },
+        "description": "Bach and Buxtehude on the restored 18th-century organ, with an introduction by the organist.",
+    }
+    text = read(page(head=APP + json_ld(event), title="Autumn organ recital"))
+    assert "Starts: 2026-10-04T19:00" in text
+    assert "Location: St Mary's Church, 1 Church Lane, Kraków" in text
+    assert "Offer: 40 PLN, sold out" in text
+
+
+def test_a_json_ld_video_gives_its_description_and_transcript() -> None:
+    video = {
+        "@context": "https://schema.org",
+        "@type": "VideoObject",
+        "name": "Fixing a puncture in five minutes",
+        "description": "A quick roadside fix for a bicycle inner tube, with tyre levers and a patch kit.",
+        "duration": "PT5M12S",
+        "transcript": "First take the wheel off. Then lever one side of the tyre over the rim and pull the tube out.",
+        "thumbnailUrl": "https://video.example.com/t.jpg",
+    }
+    text = read(page(head=APP + json_ld(video), title="Fixing a puncture in five minutes"))
+    assert "Duration: 5 min 12 s" in text
+    assert "A quick roadside fix for a bicycle inner tube" in text
+    assert "Then lever one side of the tyre over the rim" in text
+
+
+def test_a_json_ld_graph_gives_the_article_and_skips_the_sites_frame() -> None:
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebSite", "name": "Example News", "url": "https://news.example.com/"},
+            {"@type": "Organization", "name": "Example Media Ltd", "logo": "https://news.example.com/l.png"},
+            {
+                "@type": "NewsArticle",
+                "headline": "City opens three new libraries",
+                "author": [{"@type": "Person", "name": "Anna Nowak"}],
+                "datePublished": "2026-03-01",
+                "articleBody": BODY,
+            },
+        ],
+    }
+    text = read(page(head=APP + json_ld(graph), title="City opens three new libraries"))
+    assert text.startswith(
+        "News article: City opens three new libraries\nBy: Anna Nowak\nPublished: 2026-03-01"
+    )
+    assert BODY in text
+    assert "Example Media Ltd" not in text and "Example News" not in text
+
+
+# --- framework state, parsed and never run --------------------------------------------------
+
+
+def test_next_js_flight_data_gives_the_rendered_text_but_not_the_router_tree() -> None:
+    rows = [
+        '0:{"P":null,"b":"build-7","f":[[["",{"children":[["locale","en","d"],{"children":["recipes",{}]}]}]]]}',
+        '1:I[5311,["static/chunks/311.js"],"Link"]',
+        '2:["$","article",null,{"className":"recipe","children":[["$","h1",null,{"children":"Lemon drizzle cake"}],'
+        '["$","ul",null,{"children":[["$","li","a",{"children":["225","g"," ","unsalted butter"]}],'
+        '["$","li","b",{"children":[["$","strong",null,{"children":"4"}]," eggs"]}]]}],'
+        f'["$","p",null,{{"children":{json.dumps(INTRO)}}}],'
+        '["$","nav",null,{"children":[["$","$L1",null,{"href":"/about","children":"About us"}]]}]]}]',
+    ]
+    stream = "\n".join(rows) + "\n"
+    pushes = f"<script>self.__next_f.push([1,{json.dumps(stream[:90])}])</script>"
+    pushes += f"<script>self.__next_f.push([1,{json.dumps(stream[90:])}])</script>"
+    text = read(page(head=APP, body=EMPTY_APP + pushes))
+    assert text.split("\n\n") == ["Lemon drizzle cake", "225g unsalted butter", "4 eggs", INTRO]
+    assert "locale" not in text and "recipes" not in text and "About us" not in text
+
+
+def test_a_nuxt_2_payload_gets_its_values_in_place_of_the_parameters() -> None:
+    nuxt = (
+        '<script>window.__NUXT__=(function(a,b,c,g){return {layout:"default",data:[{recipe:{title:c,'
+        'ingredients:[{amount:225,unit:"g",name:"unsalted butter"},{amount:4,unit:a,name:"eggs"}],'
+        'steps:[{text:"Beat the butter and the sugar until pale and creamy, then add the eggs."}],'
+        f"intro:{json.dumps(INTRO)},"
+        'published:b,rating:void 0,featured:!0}}],fetch:{},mutations:[]}}("pcs",false,"Lemon drizzle cake",null));'
+        "</script>"
+    )
+    text = read(page(body=EMPTY_APP + nuxt))
+    assert "Lemon drizzle cake" in text
+    assert "225 g unsalted butter" in text  # "g" is a string here, not the parameter g
+    assert "4 pcs eggs" in text
+
+
+def test_a_nuxt_3_devalue_payload_is_resolved() -> None:
+    flat = [
+        {"data": 1, "state": 6},
+        ["ShallowReactive", 2],
+        {"recipe": 3},
+        {"title": 4, "intro": 5},
+        "Lemon drizzle cake",
+        INTRO,
+        {"$sconsent": 7},
+        False,
+    ]
+    script = f'<script type="application/json" id="__NUXT_DATA__" data-ssr="true">{json.dumps(flat)}</script>'
+    text = read(page(body=EMPTY_APP + script))
+    assert f"Lemon drizzle cake\n\n{INTRO}" in text
+
+
+def test_an_apollo_store_gives_its_entities_text_without_typenames_or_references() -> None:
+    store = {
+        "ROOT_QUERY": {"__typename": "Query", 'recipe({"id":"42"})': {"__ref": "Recipe:42"}},
+        "Recipe:42": {
+            "__typename": "Recipe",
+            "id": "42",
+            "title": "Lemon drizzle cake",
+            "intro": INTRO,
+            "ingredients": [{"__ref": "Ingredient:1"}],
+        },
+        "Ingredient:1": {"__typename": "Ingredient", "quantity": "225g", "name": "unsalted butter"},
+    }
+    script = f"<script>window.__APOLLO_STATE__={json.dumps(store)};</script>"
+    text = read(page(body=EMPTY_APP + script))
+    assert text.split("\n\n") == ["Lemon drizzle cake", INTRO, "225g unsalted butter"]
+
+
+def test_a_redux_state_given_to_json_parse_is_read() -> None:
+    state = {
+        "article": {
+            "headline": "City opens three new libraries",
+            "body": f"<p>{BODY}</p><p>Each has a café too.</p>",
+        },
+        "ui": {"theme": {"fontFamily": "'Inter', sans-serif", "shadow": "0 1px 2px rgba(0,0,0,.2)"}},
+    }
+    literal = json.dumps(json.dumps(state))
+    script = f"<script>window.__PRELOADED_STATE__ = JSON.parse({literal});</script>"
+    text = read(page(body=EMPTY_APP + script, title="City opens three new libraries"))
+    assert text == f"City opens three new libraries\n\n{BODY}\n\nEach has a café too."
+
+
+def test_a_youtube_player_response_gives_the_title_channel_and_description() -> None:
+    response = {
+        "responseContext": {"serviceTrackingParams": [{"service": "GFEEDBACK"}]},
+        "videoDetails": {
+            "videoId": "dQw4w9WgXcQ",
+            "title": "Fixing a puncture in five minutes",
+            "lengthSeconds": "312",
+            "author": "Roadside Bikes",
+            "shortDescription": f"A quick roadside fix for a bicycle inner tube.\n\n{BODY}\n\nTools: tyre levers, patch kit.",
+        },
+        "microformat": {"playerMicroformatRenderer": {"publishDate": "2024-05-01T03:00:00-07:00"}},
+    }
+    script = f"<script>var ytInitialPlayerResponse = {json.dumps(response)};var meta = document.createElement('meta');</script>"
+    text = read(
+        page(body="<div id='player'></div>" + script, title="Fixing a puncture in five minutes - YouTube")
+    )
+    assert text.startswith(
+        "Video: Fixing a puncture in five minutes\nChannel: Roadside Bikes\nPublished: 2024-05-01\nLength: 5 min 12 s"
+    )
+    assert "Tools: tyre levers, patch kit." in text
+
+
+def test_a_window_literal_with_expressions_is_read_without_running_them() -> None:
+    script = (
+        "<script>window.__INITIAL_STATE__ = {post: {title: 'Why sourdough needs time', "
+        f"lede: '{INTRO}', "
+        "onLoad: function () { document.body.innerHTML = 'pwned' }, views: void 0, draft: !1}};</script>"
+    )
+    text = read(page(body=EMPTY_APP + script, title="Why sourdough needs time"))
+    assert text == f"Why sourdough needs time\n\n{INTRO}"
+
+
+def test_machine_strings_in_state_are_left_out() -> None:
+    props = {
+        "props": {
+            "pageProps": {
+                "slug": "lemon-drizzle-cake",
+                "hero": {
+                    "src": "https://cdn.example.com/a.jpg",
+                    "className": "flex items-center px-4 md:px-8",
+                },
+                "title": "Lemon drizzle cake",
+                "status": "PUBLISHED",
+                "componentName": "RecipeHero",
+                "theme": {"font": "'Inter', -apple-system, sans-serif", "radius": "4px"},
+                "labels": {f"key{i}Label": f"Label {i}" for i in range(30)},
+                "intro": INTRO,
+                "hash": "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",
+            }
+        },
+        "buildId": "Xk2_3fPq",
+    }
+    script = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(props)}</script>'
+    text = read(page(body=EMPTY_APP + script))
+    assert text == f"Lemon drizzle cake\n\n{INTRO}"
+
+
+def test_the_note_names_the_data_the_text_came_from() -> None:
+    props = {"props": {"pageProps": {"story": "The city opened three libraries on Monday. " * 6}}}
+    head = APP + json_ld(RECIPE)
+    script = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(props)}</script>'
+    notes = read_html_page(page(head=head, body=EMPTY_APP + script), URL).notes
+    assert any("embedded in its HTML (JSON-LD Recipe, __NEXT_DATA__)" in note for note in notes)
+
+
+# --- which text stands for the page ---------------------------------------------------------
+
+
+STORY = "".join(
+    f"<p>{s}</p>"
+    for s in (
+        "My grandmother baked this cake every Sunday, and the whole street knew it by the smell of lemons.",
+        "It keeps for three days in a tin, if it lasts that long, and it freezes well without the drizzle.",
+        "The trick is to pour the syrup while the sponge is still warm, so that it soaks right through.",
+    )
+)
+
+
+def test_a_rendered_page_keeps_its_text_and_gains_the_recipe_its_scripts_would_draw() -> None:
+    text = read(
+        page(body=f"<article><h1>Lemon drizzle cake</h1>{STORY}</article>", head=APP + json_ld(RECIPE))
+    )
+    assert 0 < text.index("My grandmother baked this cake every Sunday") < text.index("- 225g caster sugar")
+
+
+def test_a_rendered_page_is_not_filled_with_what_it_already_shows() -> None:
+    shown = STORY + "<ul>" + "".join(f"<li>{i}</li>" for i in RECIPE["recipeIngredient"]) + "</ul>"
+    steps = "".join(
+        f"<p>{s}</p>"
+        for s in (
+            "Heat the oven to 180C.",
+            "Beat the butter and sugar until pale and creamy.",
+            "Mix the lemon juice with the sugar.",
+        )
+    )
+    text = read(
+        page(body=f"<article><h1>Lemon drizzle cake</h1>{shown}{steps}</article>", head=APP + json_ld(RECIPE))
+    )
+    assert text.count("225g unsalted butter") == 1
+
+
+def test_a_rendered_article_is_not_filled_from_its_authors_card() -> None:
+    person = {"@context": "https://schema.org", "@type": "Person", "name": "Anna Nowak",
+              "description": "Anna writes about cities, transport and the people who plan them for Example News."}  # fmt: skip
+    body = "<article><h1>City opens three new libraries</h1>" + STORY + "</article>"
+    text = read(page(body=body, head=APP + json_ld(person), title="City opens three new libraries"))
+    assert "Anna writes about cities" not in text
+
+
+def test_a_page_of_cookie_banner_login_and_footer_is_refused_not_returned() -> None:
+    with pytest.raises(NeedsJavaScript):
+        read_html_page(page(body=LOGIN + COOKIES + EMPTY_APP + FOOTER), URL)
+
+
+def test_chrome_the_extractor_keeps_is_refused_too() -> None:
+    chrome = (
+        "<div><p>Don't miss what's happening. People on Example are the first to know.</p><p>Log in</p>"
+        "<p>Sign up</p><p>Did someone say … cookies? Example and its partners use cookies to provide you "
+        "with a better, safer and faster service and to support our business. Some cookies are necessary "
+        "to use our services.</p><p>Accept all cookies</p><p>Refuse non-essential cookies</p></div>"
+    )
+    with pytest.raises(NeedsJavaScript):
+        read_html_page(page(body=chrome + EMPTY_APP), URL)
+
+
+def test_a_shell_refusal_carries_the_pages_title_and_description() -> None:
+    head = APP + '<meta property="og:description" content="Zesty, moist and ready in an hour.">'
+    with pytest.raises(NeedsJavaScript) as caught:
+        read_html_page(page(head=head), URL)
+    assert (caught.value.title, caught.value.description) == (
+        "Lemon drizzle cake | Example Food",
+        "Zesty, moist and ready in an hour.",
+    )
+
+
+def test_a_shell_refusal_message_quotes_nothing_the_page_wrote() -> None:
+    head = APP + '<meta property="og:description" content="Zesty, moist and ready in an hour.">'
+    with pytest.raises(NeedsJavaScript) as caught:
+        read_html_page(page(head=head), URL)
+    assert "Zesty" not in caught.value.message and "Lemon drizzle" not in caught.value.message
+
+
+def test_the_shells_title_and_description_are_shown_between_the_markers() -> None:
+    error = NeedsJavaScript(
+        "https://x.example/ is filled in by JavaScript.", "https://x.example/", "Cake", "Zesty."
+    )
+    answer = render_error(error, nonce="0123456789abcdef")
+    fenced = answer.split("<<<BEGIN UNTRUSTED PAGE TEXT 0123456789abcdef>>>\n")[1]
+    assert fenced == "Title: Cake\nDescription: Zesty.\n<<<END UNTRUSTED PAGE TEXT 0123456789abcdef>>>"
+
+
+def test_a_json_error_object_carries_the_shells_description_in_its_own_field() -> None:
+    error = NeedsJavaScript(
+        "https://x.example/ is filled in by JavaScript.", "https://x.example/", None, "Zesty."
+    )
+    assert error_object(error)["error"]["page_description"] == "Zesty."
+
+
+def test_a_scriptless_placeholder_answers_with_its_description() -> None:
+    head = (
+        '<meta name="description" content="Zesty, moist and ready in an hour: the cake everyone asks for.">'
+    )
+    result = read_html_page(page(head=head, body=""), URL)
+    assert result.text == "Zesty, moist and ready in an hour: the cake everyone asks for."
+    assert any("description" in note for note in result.notes)
+
+
+def test_a_scriptless_page_of_only_chrome_has_no_readable_text() -> None:
+    with pytest.raises(NoReadableText):
+        read_html_page(page(head="", body=LOGIN + COOKIES + FOOTER), URL)
+
+
+# --- bounds ---------------------------------------------------------------------------------
+
+
+def test_state_past_the_byte_cap_is_skipped_and_the_answer_says_so() -> None:
+    blob = json.dumps({"props": {"pageProps": {"items": ["x" * 1000] * (limits.MAX_EMBEDDED_BYTES // 1000)}}})
+    script = f'<script id="__NEXT_DATA__" type="application/json">{blob}</script>'
+    result = read_html_page(page(body=f"<article>{STORY}</article>{script}"), URL)
+    assert result.text.startswith("My grandmother baked")
+    assert any("__NEXT_DATA__" in note and "not read" in note for note in result.notes)
+
+
+def test_deeply_nested_state_stops_at_the_depth_cap() -> None:
+    depth = 100_000
+    script = (
+        "<script>window.__INITIAL_STATE__ = "
+        + '{"a":[' * 50
+        + "[" * depth
+        + "]" * depth
+        + "]}" * 50
+        + ";</script>"
+    )
+    with pytest.raises(NeedsJavaScript):
+        read_html_page(page(body=EMPTY_APP + script), URL)
+
+
+def test_a_million_tiny_strings_stop_at_the_node_cap() -> None:
+    root = lxml.html.document_fromstring(
+        page(
+            body='<script id="__NEXT_DATA__" type="application/json">'
+            + json.dumps({"props": {"pageProps": {"t": ["ab"] * 1_000_000}}})
+            + "</script>"
+        )
+    )
+    embedded = read_embedded(root, Budget(bytes=10_000_000, nodes=50_000))
+    assert embedded.cut == ("the rest of the data",)
