@@ -123,6 +123,42 @@ def attribute_page(attributes: int) -> bytes:
     return b"<!doctype html><html><body><p" + names + b">Text.</p></body></html>"
 
 
+SHELL_HEAD = b'<!doctype html><html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div>'
+
+
+def tiny_strings_state(strings: int) -> bytes:
+    """A Next.js shell whose __NEXT_DATA__ is ``strings`` two-letter strings: 950,000 in 4.8 MB."""
+    items = b",".join([b'"ab"'] * strings)
+    return (
+        SHELL_HEAD
+        + b'<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"t":['
+        + items
+        + b"]}}}</script></body></html>"
+    )
+
+
+def wide_state(strings: int) -> bytes:
+    """A shell assigning ``strings`` short words to window.__INITIAL_STATE__: 550,000 in 2.8 MB,
+    under the cap of script text parsed, so the walk's node cap ends it."""
+    return (
+        SHELL_HEAD
+        + b"<script>window.__INITIAL_STATE__=["
+        + b",".join([b"'ab'"] * strings)
+        + b"];</script></body></html>"
+    )
+
+
+def nested_state(depth: int) -> bytes:
+    """A shell assigning arrays nested ``depth`` deep to window.__INITIAL_STATE__: 1 million in 2 MB."""
+    return (
+        SHELL_HEAD
+        + b"<script>window.__INITIAL_STATE__="
+        + b"[" * depth
+        + b"]" * depth
+        + b";</script></body></html>"
+    )
+
+
 TEXT_LINE = b"BT /F1 12 Tf 72 712 Td (Hello world) Tj ET\n"
 """A PDF content-stream line that draws text: 5 operations in 43 bytes."""
 
@@ -206,6 +242,28 @@ def hostile_bodies() -> list[Hostile]:
             "text/html",
             attribute_page(400_000),
             (TooLarge,),
+        ),
+        # issue 17: the data a JavaScript shell embeds is parsed as data, within its own bounds
+        Hostile(
+            "state-strings",
+            "__NEXT_DATA__ of 950,000 tiny strings (4.8 MB)",
+            "text/html",
+            tiny_strings_state(950_000),
+            (NeedsJavaScript,),
+        ),
+        Hostile(
+            "state-wide",
+            "window.__INITIAL_STATE__ of 550,000 tiny strings (2.8 MB)",
+            "text/html",
+            wide_state(550_000),
+            (NeedsJavaScript,),
+        ),
+        Hostile(
+            "state-nested",
+            "window.__INITIAL_STATE__ of arrays nested 1 million deep (2 MB)",
+            "text/html",
+            nested_state(1_000_000),
+            (NeedsJavaScript,),
         ),
         Hostile(
             "pdf",

@@ -16,7 +16,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 
 from bench.attacks import HOSTILE, TEXT_LINE, content_stream, pdf_document
-from llmweb.errors import Timeout, TooLarge
+from llmweb.errors import NeedsJavaScript, Timeout, TooLarge
 from llmweb.fetch import web_fetch
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, restore_code_blocks
 from llmweb.fetch.workload import measure_html
@@ -60,6 +60,15 @@ def processes_still_working() -> list[int]:
     time.sleep(0.5)
     after = cpu_ticks_of_descendants()
     return [pid for pid, ticks in after.items() if ticks - before.get(pid, 0) > 10]  # 0.1 s of 0.5
+
+
+@pytest.mark.parametrize("name", ["state-strings", "state-wide", "state-nested"])
+def test_a_shell_with_hostile_embedded_state_is_refused_as_a_shell(
+    httpserver_ipv4: HTTPServer, name: str
+) -> None:
+    hostile = BY_NAME[name]
+    with pytest.raises(NeedsJavaScript):
+        web_fetch(serve(httpserver_ipv4, hostile.body, hostile.content_type))
 
 
 @pytest.mark.parametrize(
