@@ -27,195 +27,25 @@ from llmweb.fetch.payloads import Budget
 
 # Keys whose values are never the page's text, compared lowercased.
 _MACHINE_KEYS = frozenset(
-    [
-        "__typename",
-        "id",
-        "_id",
-        "ids",
-        "uuid",
-        "guid",
-        "key",
-        "keys",
-        "slug",
-        "hash",
-        "token",
-        "nonce",
-        "sig",
-        "signature",
-        "etag",
-        "cursor",
-        "classname",
-        "class",
-        "classes",
-        "style",
-        "styles",
-        "css",
-        "sx",
-        "theme",
-        "tokens",
-        "color",
-        "colors",
-        "font",
-        "fonts",
-        "icon",
-        "icons",
-        "svg",
-        "image",
-        "images",
-        "img",
-        "imgs",
-        "photo",
-        "photos",
-        "thumbnail",
-        "thumbnails",
-        "avatar",
-        "media",
-        "src",
-        "srcset",
-        "sizes",
-        "href",
-        "url",
-        "urls",
-        "uri",
-        "link",
-        "links",
-        "canonical",
-        "path",
-        "pathname",
-        "route",
-        "routes",
-        "query",
-        "aspath",
-        "locale",
-        "locales",
-        "lang",
-        "language",
-        "languages",
-        "i18n",
-        "translation",
-        "translations",
-        "messages",
-        "strings",
-        "dictionary",
-        "config",
-        "configuration",
-        "settings",
-        "env",
-        "feature",
-        "features",
-        "flags",
-        "featureflags",
-        "experiment",
-        "experiments",
-        "tracking",
-        "analytics",
-        "datalayer",
-        "ads",
-        "advertising",
-        "adunit",
-        "adunits",
-        "gtm",
-        "seo",
-        "meta",
-        "metadata",
-        "head",
-        "schema",
-        "jsonld",
-        "structureddata",
-        "navigation",
-        "nav",
-        "navbar",
-        "menu",
-        "menus",
-        "footer",
-        "header",
-        "breadcrumb",
-        "breadcrumbs",
-        "cookie",
-        "cookies",
-        "consent",
-        "session",
-        "auth",
-        "user",
-        "viewer",
-        "account",
-        "cart",
-        "buildid",
-        "runtimeconfig",
-        "__n_ssg",
-        "__n_ssp",
-        "preview",
-        "fallback",
-        "isfallback",
-        "gssp",
-        "gsp",
-        "scriptloader",
-        "appgip",
-        "chunks",
-        "manifest",
-        "assets",
-        "scripts",
-        "stylesheets",
-        "polyfills",
-        "sentry",
-        "facets",
-        "filters",
-        "sort",
-        "pagination",
-        "width",
-        "height",
-        "aspectratio",
-        "format",
-        "mimetype",
-        "contenttype",
-        "variant",
-        "size",
-        "position",
-        "layout",
-        "template",
-        "component",
-        "components",
-        "module",
-        "modules",
-        "a11y",
-        "accessibility",
-        "accessibilitydata",
-        "aria",
-        "arialabel",
-        "tooltip",
-        "trackingparams",
-        "clicktrackingparams",
-        "loggingdirectives",
-        "serviceendpoint",
-        "navigationendpoint",
-        "commandmetadata",
-        "webcommandmetadata",
-        "icontype",
-        "responsecontext",
-        "frameworkupdates",
-        "topbar",
-        "sidebar",
-        "overlay",
-        "adslot",
-        "adslots",
-        "recommendations",
-        "related",
-        "relatedposts",
-        "relatedrecipes",
-        "morelikethis",
-        "popular",
-        "trending",
-        "ratelimit",
-        "error",
-        "errors",
-        "notfound",
-        "notfoundstyles",
-        "loading",
-        "errorscripts",
-        "errorstyles",
-        "templatestyles",
-        "templatescripts",
-    ]
+    """
+    __typename id _id ids uuid guid key keys slug hash token nonce sig signature etag cursor
+    classname class classes style styles css sx theme tokens color colors font fonts icon icons svg
+    image images img imgs photo photos thumbnail thumbnails avatar media src srcset sizes href url
+    urls uri link links canonical path pathname route routes query aspath locale locales lang
+    language languages i18n translation translations messages strings dictionary config
+    configuration settings env feature features flags featureflags experiment experiments tracking
+    analytics datalayer ads advertising adunit adunits gtm seo meta metadata head schema jsonld
+    structureddata navigation nav navbar menu menus footer header breadcrumb breadcrumbs cookie
+    cookies consent session auth user viewer account cart buildid runtimeconfig __n_ssg __n_ssp
+    preview fallback isfallback gssp gsp scriptloader appgip chunks manifest assets scripts
+    stylesheets polyfills sentry facets filters sort pagination width height aspectratio format
+    mimetype contenttype variant size position layout template component components module modules
+    a11y accessibility accessibilitydata aria arialabel tooltip trackingparams clicktrackingparams
+    loggingdirectives serviceendpoint navigationendpoint commandmetadata webcommandmetadata icontype
+    responsecontext frameworkupdates topbar sidebar overlay adslot adslots recommendations related
+    relatedposts relatedrecipes morelikethis popular trending ratelimit error errors notfound
+    notfoundstyles loading errorscripts errorstyles templatestyles templatescripts
+    """.split()  # noqa: SIM905 (a word list reads best as text)
 )
 # What chompjs makes of JavaScript expressions inside literals: no text of the page.
 _EXPRESSIONS = re.compile(
@@ -276,6 +106,7 @@ _NON_TEXT_ELEMENTS = frozenset({
     "footer", "header", "aside", "button", "form", "select", "option", "dialog",
 })  # fmt: skip
 _SHORT_PART = 80  # values of one object up to this long make one line together
+_TEXT_RUN = 50  # a list of at most this many strings under a content key may be one line of text
 
 
 def state_text(data: Any, budget: Budget, seen: set[str], *, elements_only: bool = False) -> list[str]:
@@ -319,17 +150,16 @@ def state_text(data: Any, budget: Budget, seen: set[str], *, elements_only: bool
                 else:
                     stack.append(("props", props, depth + 1, True))
                 continue
-            texts = [v for v in value if isinstance(v, str)]
-            if texts and len(texts) == len(value) and _is_content_key(key or "children"):
-                if not inside:
-                    continue
-                # a list of strings under a content key: one item a paragraph, or one line of text nodes
-                if key == "children" or all(len(t) < 3 for t in texts):
+            if len(value) <= _TEXT_RUN and inside and _is_content_key(key or "children"):
+                texts = [v for v in value if isinstance(v, str)]
+                if (
+                    texts
+                    and len(texts) == len(value)
+                    and (key == "children" or all(len(t) < 3 for t in texts))
+                ):
+                    # React text nodes, or a word cut into characters: one line
                     _emit([" ".join(t for t in texts if _is_words(t))], paragraphs, budget, seen)
-                else:
-                    for text in texts:
-                        _emit(_text_value(key, text), paragraphs, budget, seen)
-                continue
+                    continue
             stack += [(key, v, depth + 1, inside) for v in reversed(value)]
         elif isinstance(value, str) and inside:
             _emit(_text_value(key, value), paragraphs, budget, seen)

@@ -101,17 +101,17 @@ is an empty shell: nothing of its subject reached the HTML."""
 # strings or arrays nested thousands deep, so parsing and walking them is bounded too.
 
 MAX_EMBEDDED_BYTES = 3_000_000
-"""Script text parsed as data in one page, all payloads together. The largest real state
-measured (weightwatchers' Apollo store, 2.2 MB page) is 1.6 MB; scripts past what is left of
-this are skipped, not cut (half a JSON document does not parse)."""
+"""Script text parsed as data in one page, all payloads together. The most in the 52 saved
+pages of ``scripts/bench jsshell`` is 2.0 MB (HelloFresh's __NEXT_DATA__ and JSON-LD); a
+script past what is left of this is skipped, not cut (half a JSON document does not parse)."""
 
 MAX_EMBEDDED_DEPTH = 60
 """Levels of nesting walked in one payload. Real state nests 10-30 deep (React flight trees
-the deepest); a hostile one nests thousands, and json itself refuses past ~1,000."""
+the deepest); a hostile one nests a million deep, and json itself refuses past ~1,000."""
 
-MAX_EMBEDDED_NODES = 400_000
-"""Values (objects, arrays, strings) walked in one page. A 2 MB Apollo store holds about
-120,000; a million tiny strings stops here after a fraction of a second."""
+MAX_EMBEDDED_NODES = 250_000
+"""Values (objects, arrays, strings) walked in one page. The most in the saved pages is
+96,000 (Picnic's flight data); 550,000 tiny strings stop here after about 2 s."""
 
 MAX_EMBEDDED_TEXT_CHARS = 200_000
 """Text kept from embedded data: forty times a long article, so a page's whole subject fits

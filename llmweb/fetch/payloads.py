@@ -82,7 +82,8 @@ _ASSIGNMENT = re.compile(
 # Global state whose name says it is no content: configuration, tracking, ads, feature flags.
 _MACHINE_NAMES = re.compile(
     r"config|setting|env|flag|feature|experiment|analytic|track|gtm|datalayer|adunit|adslot|advert|adsense|"
-    r"googletag|nonce|csp|perf|metric|consent|cookie|i18n|translation|locale|abtest|optimizely|sentry|utm",
+    r"googletag|nonce|csp|perf|metric|consent|cookie|i18n|translation|locale|abtest|optimizely|sentry|utm|"
+    r"header|footer|nav|menu|toolbar|tools|sidebar|banner",
     re.I,
 )
 _FLIGHT_PUSH = re.compile(r"self\.__next_f\.push\(")

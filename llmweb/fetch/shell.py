@@ -11,7 +11,6 @@ a scriptless placeholder is answered with its own description, anything else is 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import Literal, NamedTuple
 
@@ -24,6 +23,7 @@ Kind = Literal["visible", "embedded", "description", "shell", "chrome", "empty"]
 # Visible text this long is the page even beside larger embedded data: a rendered article
 # whose state also holds teasers, comments and related stories keeps its text alone.
 _OWN_TEXT_CHARS = 2000
+_CHROME_CHECK_CHARS = 10_000
 _DWARFED = 3  # embedded text this many times the visible text (and new to it) takes over
 _FILL_MIN_CHARS = 30  # a declared thing fills in a rendered page when it adds this much
 _ARTICLE_FILL_MIN_CHARS = 1000  # an article's data mostly repeats its page: only a missing body counts
@@ -48,7 +48,8 @@ def judge(
     title: str | None = None,
 ) -> Verdict:
     """Which text stands for the page: see the module's docstring."""
-    real = without_chrome(visible)
+    # chrome is short: a long text is the page's own, and is not searched paragraph by paragraph
+    real = without_chrome(visible) if len(visible) < _CHROME_CHECK_CHARS else visible
     blocks = [replace(b, text=without_chrome(b.text)) for b in embedded.blocks]
     blocks = [b for b in blocks if b.text.strip()]
     if len(real) < MIN_TEXT_CHARS and not _missing_from(real, "\n\n".join(b.text for b in blocks)):
@@ -72,10 +73,16 @@ def judge(
             return Verdict("visible", visible)
         text = "\n\n".join([visible, *(b.text for b in fill)])
         return Verdict("visible", text, tuple(dict.fromkeys(b.source for b in fill)))
-    own = real if real and not off_subject and _missing_from(real, recovered) else ""
+    # the visible scrap stays when it says something the data does not; the data then gives
+    # everything the kept scrap lacks (not only what the whole visible text lacked)
+    own = (
+        real if real and not off_subject and _missing_from(real, "\n\n".join(b.text for b in blocks)) else ""
+    )
+    given = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, own))]
+    recovered = "\n\n".join(b.text for b in given)
     if len(recovered) + len(own) >= MIN_TEXT_CHARS and recovered:
         text = "\n\n".join(t for t in (own, recovered) if t)
-        return Verdict("embedded", text, tuple(dict.fromkeys(b.source for b in new)))
+        return Verdict("embedded", text, tuple(dict.fromkeys(b.source for b in given)))
     if not has_scripts:
         if description and not real:
             return Verdict("description", description)
@@ -118,29 +125,28 @@ def _missing_from(text: str, visible: str) -> str:
     """The lines of ``text`` that ``visible`` does not already hold (the first line, a
     block's "Type: name" heading, stays with any line kept)."""
     seen = _normal(visible)
-    shingles = set(_shingles(seen))
     lines = text.split("\n")
-    kept = [line for line in lines[1:] if not line.strip() or not _covered(line, seen, shingles)]
+    kept = [line for line in lines[1:] if not line.strip() or not _covered(line, seen)]
     if not any(line.strip() for line in kept):
-        return "" if _covered(lines[0], seen, shingles) or len(lines) > 1 else lines[0]
+        return "" if _covered(lines[0], seen) or len(lines) > 1 else lines[0]
     head = [lines[0]] if len(lines) > 1 else []
     return "\n".join(head + kept).strip()
 
 
-def _covered(line: str, seen: str, shingles: set[tuple[str, ...]]) -> bool:
+_SAMPLE_WORDS = 8  # a long line is held when most of its 8-word runs sampled across it are
+
+
+def _covered(line: str, seen: str) -> bool:
     normal = _normal(re.sub(r"^(?:[-•*]|\d+\.|[A-Z][\w ]{0,30}:)\s+", "", line.strip()))
     if not normal:
         return True
     if len(normal) < 200:
         return normal in seen
-    mine = list(_shingles(normal))
-    return sum(1 for s in mine if s in shingles) >= 0.6 * len(mine)
+    words = normal.split()
+    starts = range(0, max(1, len(words) - _SAMPLE_WORDS), max(1, len(words) // 10))
+    samples = [" ".join(words[i : i + _SAMPLE_WORDS]) for i in starts]
+    return sum(1 for sample in samples if sample in seen) >= 0.6 * len(samples)
 
 
 def _normal(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
-
-
-def _shingles(text: str, n: int = 4) -> Iterable[tuple[str, ...]]:
-    words = text.split()
-    return (tuple(words[i : i + n]) for i in range(max(1, len(words) - n + 1)))
