@@ -52,10 +52,9 @@ def judge(
     real = without_chrome(visible) if len(visible) < _CHROME_CHECK_CHARS else visible
     blocks = [replace(b, text=without_chrome(b.text)) for b in embedded.blocks]
     blocks = [b for b in blocks if b.text.strip()]
-    if len(real) < MIN_TEXT_CHARS and not _missing_from(real, "\n\n".join(b.text for b in blocks)):
-        visible = real = (
-            ""  # a scrap the extractor took from the data itself (JSON-LD steps): the data says it better
-        )
+    if real and len(real) < MIN_TEXT_CHARS and not _missing_from(real, "\n\n".join(b.text for b in blocks)):
+        # a scrap the extractor took from the data itself (JSON-LD steps): the data says it better
+        visible = real = ""
     new = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, visible))]
     new_chars = sum(len(b.text) for b in new)
     dwarfed = len(real) < _OWN_TEXT_CHARS and new_chars > _DWARFED * len(real)
@@ -93,7 +92,11 @@ def judge(
 
 
 _TITLE_SEPARATORS = re.compile(r"\s[|\-–—·:»]\s")
-_STOPWORDS = frozenset(["the", "and", "for", "with", "from", "this", "that", "your", "you", "our", "are", "was", "were", "how", "what", "why", "who", "when", "der", "die", "das", "und", "mit", "von", "für", "ein", "eine", "les", "des", "une", "pour", "avec", "dans"])  # fmt: skip
+_STOPWORDS = frozenset({
+    "the", "and", "for", "with", "from", "this", "that", "your", "you", "our", "are", "was", "were",
+    "how", "what", "why", "who", "when", "der", "die", "das", "und", "mit", "von", "für", "ein",
+    "eine", "les", "des", "une", "pour", "avec", "dans",
+})  # fmt: skip
 
 
 def _subject_share(title: str | None, text: str) -> float:
