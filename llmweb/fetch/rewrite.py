@@ -111,6 +111,10 @@ def host_name_problem(url: httpx.URL) -> str | None:
             return "characters no host name has"
         if label.startswith("xn--") and not _decodes_as_idna(label):
             return "an internationalised (xn--) label that does not decode"
+    # one xn-- label makes httpx read the whole name as IDNA, whose rules then bind every
+    # label ("xn--00k.-" fails on the "-" deep inside httpx)
+    if "xn--" in name and not _decodes_as_idna(name):
+        return "an internationalised (xn--) name that does not decode"
     return None
 
 
