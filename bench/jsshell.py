@@ -19,7 +19,7 @@ from pathlib import Path
 from bench.attacks import outside_fence
 from bench.extractors import readability_lxml, trafilatura_default
 from bench.jsshell_corpus import KINDS, PAGES, JsPage
-from bench.paths import CACHE, shared_dir
+from bench.paths import CACHE, REPO, shared_dir
 from bench.report import PartResult, Target, table
 from llmweb.errors import LlmwebError
 from llmweb.fetch.chrome import without_chrome
@@ -128,7 +128,7 @@ def run(workdir: Path) -> PartResult:
     rows.append(["ms per page (mean)", len(pages), *(f"{ms[n]:.0f}" for n in names)])
     part.add(
         f"{len(pages)} saved pages (test fixtures of recipe-scrapers, metascraper and youtube-transcript-api; "
-        f"sources in {folder}/README.md), key facts written by hand (bench/jsshell_corpus.py). Each page's HTML "
+        f"sources in {_shown(folder)}/README.md), key facts written by hand (bench/jsshell_corpus.py). Each page's HTML "
         "goes to each extractor in this process. embedded: share of facts found, pages averaged; description: "
         "pages whose description reached the answer (web_fetch: its text, or a refusal's fenced page words); "
         "shell: pages refused (a peer: empty text); control: share of facts found.",
@@ -191,6 +191,11 @@ def _by_data(
             )
         rows.append(row)
     return rows
+
+
+def _shown(folder: Path) -> str:
+    """The corpus folder as a reader finds it: relative to the repository when inside it."""
+    return str(folder.relative_to(REPO)) if folder.is_relative_to(REPO) else str(folder)
 
 
 def _host(page: JsPage) -> str:
