@@ -63,9 +63,20 @@ def test_a_code_block_containing_a_fence_gets_a_longer_fence() -> None:
 
 def test_headings_become_markdown_headings() -> None:
     lines = sphinx_text().split("\n")
-    assert "# `retry` — Retrying calls" in lines
     assert "## Usage" in lines
     assert "## Parameters" in lines
+
+
+def test_a_first_heading_that_repeats_the_title_is_left_to_the_title() -> None:
+    page_ = extract_page((PAGES / "sphinx_code.html").read_text(), "https://docs.example.org/retry.html")
+    assert page_.title == "retry — Retrying calls"
+    assert "Retrying calls" not in page_.text
+
+
+def test_a_first_heading_unlike_the_title_stays() -> None:
+    head = '<meta property="og:title" content="City news roundup">'
+    body = f"<article><h1>Budget vote tonight</h1>{PARAGRAPH}{PARAGRAPH}</article>"
+    assert extract_page(page(body, head)).text.startswith("# Budget vote tonight\n")
 
 
 def test_permalink_signs_are_left_out_of_headings() -> None:

@@ -1,0 +1,121 @@
+"""Parts of a page's main text that trafilatura's choice of one container leaves out. Pure.
+
+trafilatura takes the main text from the one element it judges to hold it. Pages often
+split their body: an ad row between two halves of an article, each half in an element of
+the same class, so everything after the first ad vanished (half of a Wired story). This
+module finds the element trafilatura read most paragraphs from, looks for elements of the
+same kind (tag and class) near it, and adds their paragraphs in page order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+_KEY_CHARS = 60
+_MIN_PARAGRAPH_CHARS = 25
+# Two containers belong to one text when their nearest common ancestor is this close
+# above the one trafilatura chose: Wired's halves meet two levels up. A next article
+# loaded below (infinite scroll) sits further away, and after a headline of its own.
+_MAX_LEVELS = 3
+
+
+def _key(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text[: _KEY_CHARS * 3].lower()))[:_KEY_CHARS]
+
+
+def add_split_parts(root: HtmlElement, body: Any) -> None:
+    """Insert into trafilatura's ``body`` the paragraphs of containers like its main one."""
+    if body is None or not _repeated_holders(root):
+        return
+    kept_in_body: dict[str, Any] = {}
+    for element in body.iter("p"):
+        key = _key("".join(element.itertext()))
+        if key:
+            kept_in_body.setdefault(key, element)
+    if len(kept_in_body) < 2:
+        return
+    paragraphs = [p for p in root.iter("p") if isinstance(p.tag, str)]
+    kept = [p for p in paragraphs if _key(p.text_content()) in kept_in_body]
+    parents = Counter(p.getparent() for p in kept if p.getparent() is not None)
+    if not parents:
+        return
+    main, count = parents.most_common(1)[0]
+    kind = main.get("class")
+    if count < 2 or not kind:
+        return
+    ancestors = list(main.iterancestors())[:_MAX_LEVELS]
+    if not ancestors:
+        return
+    others = [
+        other
+        for other in ancestors[-1].iter(main.tag)
+        if other is not main and other.get("class") == kind and not _nested(other, main)
+    ]
+    if not others:
+        return
+    order = {el: i for i, el in enumerate(root.iter())}
+    headlines = [order[h] for h in root.iter("h1")]
+    found: list[HtmlElement] = []
+    for other in others:
+        low, high = sorted((order[main], order[other]))
+        if any(low < h < high for h in headlines):
+            continue
+        found += [
+            p for p in other.iterchildren("p") if _key(p.text_content()) not in kept_in_body and _is_prose(p)
+        ]
+    if found:
+        _insert(body, found, kept, kept_in_body, order)
+
+
+def _repeated_holders(root: HtmlElement) -> bool:
+    """Whether two different elements of one tag and class hold paragraphs (cheap: no text read)."""
+    seen: dict[tuple[str, str], HtmlElement] = {}
+    for p in root.iter("p"):
+        holder = p.getparent()
+        kind = holder.get("class") if holder is not None else None
+        if holder is None or not kind:
+            continue
+        first = seen.setdefault((holder.tag, kind), holder)
+        if first is not holder:
+            return True
+    return False
+
+
+def _nested(a: HtmlElement, b: HtmlElement) -> bool:
+    return any(x is b for x in a.iterancestors()) or any(x is a for x in b.iterancestors())
+
+
+def _is_prose(p: HtmlElement) -> bool:
+    text = " ".join(p.text_content().split())
+    if len(text) < _MIN_PARAGRAPH_CHARS:
+        return False
+    linked = sum(len(" ".join(a.text_content().split())) for a in p.iter("a"))
+    return linked < len(text) / 2
+
+
+def _insert(
+    body: Any,
+    found: list[HtmlElement],
+    kept: list[HtmlElement],
+    kept_in_body: dict[str, Any],
+    order: dict[HtmlElement, int],
+) -> None:
+    """Each found paragraph goes after the body's paragraph that precedes it on the page."""
+    kept_by_position = sorted(kept, key=order.__getitem__)
+    anchors: dict[int, Any] = {}  # body element → the last paragraph inserted after it
+    for p in sorted(found, key=order.__getitem__):
+        before = [k for k in kept_by_position if order[k] < order[p]]
+        anchor = kept_in_body[_key(before[-1].text_content())] if before else None
+        new = etree.Element("p")
+        new.text = " ".join(p.text_content().split())
+        if anchor is None:
+            body.insert(0, new)
+            continue
+        after = anchors.get(id(anchor), anchor)
+        after.addnext(new)
+        anchors[id(anchor)] = new
