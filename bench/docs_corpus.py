@@ -7,6 +7,7 @@ Gold text = the page's main-content element; code blocks = its ``<pre>`` element
 
 from __future__ import annotations
 
+import fnmatch
 import random
 import shutil
 import subprocess
@@ -27,6 +28,8 @@ class DocSet:
     main_xpath: str  # the main-content element
     sample: int
     pattern: str = "*.html"
+    exclude: tuple[str, ...] = ()  # glob patterns of paths (inside the folder) left out
+    code_xpath: str = ".//pre"  # the code blocks inside the main element (outermost ones count)
 
 
 PYTHON = DocSet(
@@ -40,7 +43,53 @@ RUST = DocSet(
     40,
     "**/*.html",
 )
-DOC_SETS = (PYTHON, RUST)
+NODE = DocSet(
+    "nodejs-doc",
+    "Node.js (its own generator)",
+    "usr/share/doc/nodejs/api",
+    "//div[@id='apicontent']",
+    30,
+    exclude=("all.html", "index.html"),  # every page in one 5.8 MB file; the table of contents
+)
+DJANGO = DocSet(
+    "python-django-doc",
+    "Django (Sphinx, Django's theme)",
+    "usr/share/doc/python-django-doc/html",
+    "//div[@id='yui-main']",
+    40,
+    "**/*.html",
+    # module source listings, 276 release notes, the search page and indexes
+    exclude=("_modules/*", "releases/*", "search.html", "genindex.html", "py-modindex.html"),
+)
+JAVADOC = DocSet(
+    "openjdk-17-doc",
+    "Java (Javadoc 17)",
+    "usr/share/doc/openjdk-17-jre-headless/api/java.base",
+    "//main[@role='main']",
+    40,
+    "**/*.html",
+    exclude=("*/class-use/*", "*/package-tree.html", "*/package-use.html"),  # generated cross-indexes
+)
+HADDOCK = DocSet(
+    "ghc-doc",
+    "Haskell (Haddock)",
+    "usr/share/doc/ghc-doc/html/libraries/base-4.15.1.0",
+    "//div[@id='content']",
+    40,
+    exclude=("doc-index*.html", "index.html"),  # src/ (hyperlinked source) is below the pattern's depth
+)
+DOXYGEN = DocSet(
+    "libstdc++-12-doc",
+    "C++ (Doxygen 1.9)",
+    "usr/share/doc/gcc-12-base/libstdc++/user",
+    "//div[@id='doc-content']",
+    40,
+    "a[0-9]*.html",
+    exclude=("*_source.html",),  # source listings: a file of code each, not documentation
+    # Doxygen writes code as a div of line divs, not <pre>
+    code_xpath=".//pre | .//div[@class='fragment']",
+)
+DOC_SETS = (PYTHON, RUST, NODE, DJANGO, JAVADOC, HADDOCK, DOXYGEN)
 SEED = 6
 
 
@@ -109,6 +158,17 @@ def _pre_text(pre: lxml.html.HtmlElement) -> str:
     return str(pre.text_content())
 
 
+def _code_text(block: lxml.html.HtmlElement) -> str:
+    """A code block as a reader sees it: a <pre>'s text, or a Doxygen fragment's line divs
+    one to a line (without the line numbers of a source listing)."""
+    if block.tag == "pre":
+        return _pre_text(block)
+    lines = block.xpath("./div[contains(concat(' ', @class, ' '), ' line ')]")
+    for number in block.xpath(".//span[@class='lineno']"):
+        number.drop_tree()
+    return "\n".join(str(line.text_content()) for line in lines)
+
+
 BLOCK_TAGS = frozenset(
     """p div section article main h1 h2 h3 h4 h5 h6 li dt dd tr td th pre blockquote table
     ul ol dl summary details""".split()  # noqa: SIM905
@@ -145,10 +205,11 @@ def read_page(doc_set: DocSet, path: Path, root: Path) -> DocPage | None:
         return None
     main = mains[0]
     blocks = []
-    for pre in main.iter("pre"):
-        if any(a.tag == "pre" for a in pre.iterancestors()):
+    found = main.xpath(doc_set.code_xpath)
+    for block in found:
+        if any(a in found for a in block.iterancestors()):
             continue
-        code = _pre_text(pre)
+        code = _code_text(block)
         if code.strip():
             blocks.append(code)
     return DocPage(doc_set.kind, str(path.relative_to(root)), html, block_text(main), tuple(blocks))
@@ -157,7 +218,11 @@ def read_page(doc_set: DocSet, path: Path, root: Path) -> DocPage | None:
 def load(doc_set: DocSet) -> list[DocPage]:
     """A seeded random sample of the doc set's pages that have a main-content element."""
     folder = unpack(doc_set)
-    paths = sorted(folder.glob(doc_set.pattern))
+    paths = sorted(
+        path
+        for path in folder.glob(doc_set.pattern)
+        if not any(fnmatch.fnmatch(str(path.relative_to(folder)), pattern) for pattern in doc_set.exclude)
+    )
     rng = random.Random(SEED)
     rng.shuffle(paths)
     pages: list[DocPage] = []

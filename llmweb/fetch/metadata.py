@@ -39,10 +39,31 @@ def page_title(root: HtmlElement) -> str | None:
     return _one_line(root.findtext(".//title") or "") or None
 
 
+# schema.org's Article and the types under it that news and blog pages use
+_ARTICLE_TYPE = re.compile(
+    r'"@type"\s*:\s*\[?\s*"(?:News|Blog|Scholarly|Tech|Analysis|Opinion|Report|Review|Satirical)?'
+    r'(?:Article|Posting|NewsArticle)"'
+)
+
+
+def declares_article(root: HtmlElement) -> bool:
+    """Whether the page calls itself an article: Open Graph type "article", or a schema.org
+    Article (NewsArticle, BlogPosting, …) in its JSON-LD."""
+    for meta in root.iterfind(".//meta[@content]"):
+        kind = (meta.get("property") or meta.get("name") or "").lower()
+        if kind == "og:type" and "article" in (meta.get("content") or "").lower():
+            return True
+    return any(
+        _ARTICLE_TYPE.search(script.text or "")
+        for script in root.iter("script")
+        if (script.get("type") or "").strip().lower() == "application/ld+json"
+    )
+
+
 def published_date(root: HtmlElement, url: str = "") -> str | None:
     """The ISO date (YYYY-MM-DD) the page states it was first published, or None."""
     try:
-        found = find_date(root, url=url or None, original_date=True, extensive_search=True)
+        found = find_date(root, url=url or None, original_date=True, extensive_search=False)
     except MemoryError:
         raise
     except Exception:  # htmldate trips over odd trees; a page without a date is an answer too
