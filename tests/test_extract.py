@@ -67,14 +67,20 @@ def test_headings_become_markdown_headings() -> None:
     assert "## Parameters" in lines
 
 
-def test_a_first_heading_that_repeats_the_title_is_left_to_the_title() -> None:
-    page_ = extract_page((PAGES / "sphinx_code.html").read_text(), "https://docs.example.org/retry.html")
-    assert page_.title == "retry — Retrying calls"
-    assert "Retrying calls" not in page_.text
+def test_an_articles_headline_is_left_to_the_title() -> None:
+    head = '<meta property="og:type" content="article">'
+    body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH}{PARAGRAPH}</article>"
+    page_ = extract_page(page(body, head))
+    assert page_.title == "Parks budget approved"
+    assert "Parks budget approved" not in page_.text
 
 
-def test_a_first_heading_unlike_the_title_stays() -> None:
-    head = '<meta property="og:title" content="City news roundup">'
+def test_a_manuals_first_heading_stays_in_its_text() -> None:
+    assert "# `retry` — Retrying calls" in sphinx_text().split("\n")
+
+
+def test_an_articles_first_heading_unlike_the_title_stays() -> None:
+    head = '<meta property="og:title" content="City news roundup"><meta property="og:type" content="article">'
     body = f"<article><h1>Budget vote tonight</h1>{PARAGRAPH}{PARAGRAPH}</article>"
     assert extract_page(page(body, head)).text.startswith("# Budget vote tonight\n")
 

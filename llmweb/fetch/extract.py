@@ -162,11 +162,11 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     article = declares_article(root)
     _drop_unseen(root)
     _drop_permalinks(root)
+    codes = _protect_code_blocks(root, html)  # first: the language is read from class names
     declared = "main-content" in html or _ROLE_MAIN.search(html)  # a tenth of the tree search's time
     region = (_declared_main(root) if declared else []) or ([] if article else _main_region(root))
     for main in region:
         _trust(main, declassify=not article and _looks_like_documentation(html))
-    codes = _protect_code_blocks(root, html)
     body = _trafilatura(root, url, fast=True, recall=not article)
     add_split_parts(root, body)
     text = render_markdown(body)
