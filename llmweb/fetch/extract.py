@@ -163,18 +163,20 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     _drop_unseen(root)
     _drop_permalinks(root)
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
+    if "<code" in html:
+        _flatten_nested_code(root)
     declared = "main-content" in html or _ROLE_MAIN.search(html)  # a tenth of the tree search's time
     region = (_declared_main(root) if declared else []) or ([] if article else _main_region(root))
     for main in region:
         _trust(main, declassify=not article and _looks_like_documentation(html))
     body = _trafilatura(root, url, fast=True, recall=not article)
     add_split_parts(root, body)
-    text = render_markdown(body)
+    text = render_markdown(body, codes)
     kept = len(codes.found_in(text))
     if kept < len(codes.blocks):
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
-        second_text = render_markdown(_trafilatura(root, url, fast=False, recall=not article))
+        second_text = render_markdown(_trafilatura(root, url, fast=False, recall=not article), codes)
         if len(codes.found_in(second_text)) > kept:
             text = second_text
     text = restore_code_blocks(text, codes)
@@ -281,27 +283,39 @@ def _declared_main(root: HtmlElement) -> list[HtmlElement]:
 _CHROME_TAGS = frozenset(
     {"nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template"}
 )
-_REGION_SHARE = 0.6
+# Descending into a child leaves its siblings out of the region: only when they are little
+# (5 % of the text) or mostly link text (60 %), the marks of navigation, and the child holds
+# at least half of the text. Measured on the docs bench's five generators without a
+# declared region, the region found held 93-99 % of the main element's text on average.
+_SIBLINGS_LITTLE = 0.05
+_SIBLINGS_LINKED = 0.6
 
 
 def _main_region(root: HtmlElement) -> list[HtmlElement]:
-    """The region holding most of the text of a page that declares none: from the body
-    down, into the child holding at least 60 % of its parent's text while one does.
-    Navigation sits beside that region (Haddock's, Doxygen's, Django's manuals)."""
+    """The region holding the text of a page that declares none (Haddock's, Doxygen's,
+    Django's manuals): from the body down, into the child holding most of the text while
+    what stays beside it looks like navigation."""
     node = root.find("body")
     while node is not None:
-        sizes = [
-            (_text_size(child), child)
-            for child in node
-            if isinstance(child.tag, str) and child.tag not in _CHROME_TAGS
-        ]
-        if not sizes:
+        children = [child for child in node if isinstance(child.tag, str) and child.tag not in _CHROME_TAGS]
+        if not children:
             break
+        sizes = [(_text_size(child), child) for child in children]
         size, biggest = max(sizes, key=lambda pair: pair[0])
-        if size < _REGION_SHARE * _text_size(node):
+        total = _text_size(node)
+        rest = total - size
+        rest_linked = _link_text_size(node) - _link_text_size(biggest)
+        if size < total / 2 or (rest > _SIBLINGS_LITTLE * total and rest_linked < _SIBLINGS_LINKED * rest):
             break
         node = biggest
     return [] if node is None else [node]
+
+
+_LINK_TEXT = etree.XPath(".//a//text()")
+
+
+def _link_text_size(el: HtmlElement) -> int:
+    return len("".join("".join(_LINK_TEXT(el)).split()))
 
 
 # A documentation generator that names itself in <meta name="generator">
@@ -381,6 +395,13 @@ def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
         placeholder.tail = pre.tail
         parent.replace(pre, placeholder)
     return codes
+
+
+def _flatten_nested_code(root: HtmlElement) -> None:
+    """Make ``<code><code>shift</code> x i</code>`` one code element (Haddock writes such):
+    trafilatura moved the inner one's text out, "shift x i shifts x" became "shifts shift x i x"."""
+    for outer in root.xpath("//code[.//code][not(ancestor::code)]"):
+        etree.strip_tags(outer, "code")
 
 
 def _pre_text(pre: HtmlElement) -> str:

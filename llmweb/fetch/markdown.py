@@ -15,6 +15,7 @@ _LINE_BREAK = "\u2028"  # marks <lb/> while whitespace is collapsed
 _CODE_SPACE = "\ue000"  # a space inside inline code, which collapsing must not touch
 _BLOCKS = frozenset({"p", "head", "list", "table", "quote", "div", "item", "row"})
 _ONLY_MARKERS = re.compile(r"[\s>*+\-]*(\d+[.)])?\s*")
+_HOLDS_CODE = "llmweb-holds-code"  # set on trafilatura's table cells that hold a code block
 
 
 class CodeBlock(NamedTuple):
@@ -47,10 +48,19 @@ class CodeBlocks(NamedTuple):
         return {int(match.group(1)) for match in self.pattern().finditer(text)} & set(range(len(self.blocks)))
 
 
-def render_markdown(body: Any) -> str:
-    """The blocks of a trafilatura body as markdown paragraphs separated by blank lines."""
+def render_markdown(body: Any, codes: CodeBlocks | None = None) -> str:
+    """The blocks of a trafilatura body as markdown paragraphs separated by blank lines.
+
+    ``codes``: the code blocks taken out of the page, so that a table holding one in a cell
+    is rendered as blocks (a markdown table cell is one line, which flattened the code).
+    """
     if body is None:
         return ""
+    if codes is not None and codes.blocks:
+        placeholder = codes.pattern()
+        for cell in body.iter("cell"):
+            if placeholder.search(_text(cell)):
+                cell.set(_HOLDS_CODE, "1")
     return "\n\n".join(block for block in _flow(body) if block.strip())
 
 
@@ -165,9 +175,12 @@ def _list(el: Any) -> str:
 
 
 def _table(el: Any) -> str:
+    grid = [[cell for cell in row if cell.tag == "cell"] for row in el.iter("row")]
+    if any(_holds_block(cell) for row in grid for cell in row):
+        return _table_as_blocks(grid)
     rows = []
-    for row in el.iter("row"):
-        cells = [_cell(cell) for cell in row if cell.tag == "cell"]
+    for row in grid:
+        cells = [_cell(cell) for cell in row]
         if any(cells):
             rows.append(cells)
     if not rows:
@@ -179,6 +192,37 @@ def _table(el: Any) -> str:
     lines = ["| " + " | ".join(r) + " |" for r in rows]
     lines.insert(1, "|" + " --- |" * width)
     return "\n".join(lines)
+
+
+def _holds_block(cell: Any) -> bool:
+    """A cell holding a code block or a list, which a markdown table cell cannot hold."""
+    return bool(cell.get(_HOLDS_CODE)) or any(
+        child.tag == "list" or (child.tag == "code" and "\n" in _text(child).strip()) for child in cell.iter()
+    )
+
+
+def _table_as_blocks(grid: list[list[Any]]) -> str:
+    """A table whose cells hold blocks, row by row: each cell's blocks in turn, named by the
+    column's heading when the table has a heading row ("Example:" before its code)."""
+    headings: list[str] = []
+    if grid and grid[0] and all(cell.get("role") == "head" for cell in grid[0]):
+        headings = [" ".join(_flow(cell)) for cell in grid[0]]
+        grid = grid[1:]
+    rows = []
+    for row in grid:
+        parts: list[str] = []
+        for index, cell in enumerate(row):
+            blocks = _flow(cell)
+            label = headings[index] if index < len(headings) else ""
+            if not blocks:
+                continue
+            if label and len(blocks) == 1 and not _holds_block(cell):
+                parts.append(f"{label}: {blocks[0]}")
+            else:
+                parts += [f"{label}:", *blocks] if label else blocks
+        if parts:
+            rows.append("\n\n".join(parts))
+    return "\n\n".join(rows)
 
 
 def _cell(cell: Any) -> str:
