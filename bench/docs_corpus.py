@@ -181,7 +181,8 @@ def block_text(element: lxml.html.HtmlElement, *, tidy: bool = True) -> str:
     ``tidy`` drops blank lines and the spaces around each line (the gold text); without it
     lines stay as they are, so code keeps its indentation (an extractor's output)."""
     copy = lxml.html.fromstring(lxml.html.tostring(element))
-    for bad in copy.xpath(".//script | .//style | .//noscript"):
+    # what a browser does not show: scripts, styles, and an <iframe>'s fallback text
+    for bad in copy.xpath(".//script | .//style | .//noscript | .//iframe"):
         bad.drop_tree()
     for el in copy.iter():
         if isinstance(el.tag, str) and el.tag in BLOCK_TAGS:

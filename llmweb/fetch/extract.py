@@ -29,6 +29,7 @@ from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.continuation import add_split_parts
 from llmweb.fetch.embedded import read_embedded
 from llmweb.fetch.limits import MIN_TEXT_CHARS
+from llmweb.fetch.manual import manual_body
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.metadata import declares_article, page_title, published_date
 from llmweb.fetch.rewrite import github_cli_hint
@@ -41,6 +42,9 @@ class ExtractedPage(NamedTuple):
     published: str | None  # ISO date the page itself states, e.g. "2024-05-01"
     text: str
     notes: tuple[str, ...] = ()
+    # The text is a manual's main region read whole (.manual): short means a short page
+    # (a constant's entry, an empty member list), not a shell that scripts fill in.
+    whole_region: bool = False
 
 
 def extract_page(html: str, url: str = "") -> ExtractedPage:
@@ -73,6 +77,8 @@ def read_html_page(html: str, url: str = "") -> ExtractedPage:
     if challenge:
         raise ChallengePage(challenge_message(url, challenge), url)
     page = _extract(copy.deepcopy(root), html, url)
+    if page.whole_region:  # a manual's main region read whole: short means a short page
+        return page
     embedded = read_embedded(root)
     description = page_description(root)
     verdict = judge(
@@ -167,26 +173,37 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
         _flatten_nested_code(root)
     declared = "main-content" in html or _ROLE_MAIN.search(html)  # a tenth of the tree search's time
     region = (_declared_main(root) if declared else []) or ([] if article else _main_region(root))
+    manual = (
+        bool(region)
+        and not article
+        and _looks_like_documentation(html)
+        and region[0] is not root.find("body")
+    )
     for main in region:
-        _trust(main, declassify=not article and _looks_like_documentation(html))
-    body = _trafilatura(root, url, fast=True, recall=not article)
-    add_split_parts(root, body)
-    text = render_markdown(body, codes)
+        _trust(main, declassify=manual)
+    if manual:  # a manual's main region is read whole (.manual), not judged block by block
+        text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
+        body = None
+    else:
+        body = _trafilatura(root, url, fast=True, recall=not article)
+        add_split_parts(root, body)
+        text = render_markdown(body, codes)
     kept = len(codes.found_in(text))
-    if kept < len(codes.blocks):
+    if kept < len(codes.blocks) and not manual:
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
         second_text = render_markdown(_trafilatura(root, url, fast=False, recall=not article), codes)
         if len(codes.found_in(second_text)) > kept:
             text = second_text
     text = restore_code_blocks(text, codes)
-    if len(text) < MIN_TEXT_CHARS:
+    if len(text) < MIN_TEXT_CHARS and not (manual and text.strip()):
         whole = restore_code_blocks(_whole_page_text(root), codes)
         if len(whole) > len(text):
             text = whole
     if article:
         text = _without_title_heading(text, title)
-    return ExtractedPage(title, published, text)
+    whole_region = manual and bool(text.strip())
+    return ExtractedPage(title, published, text, whole_region=whole_region)
 
 
 def _extraction_options(*, fast: bool) -> Extractor:
@@ -283,19 +300,37 @@ def _declared_main(root: HtmlElement) -> list[HtmlElement]:
 _CHROME_TAGS = frozenset(
     {"nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template"}
 )
-# Descending into a child leaves its siblings out of the region: only when they are little
-# (5 % of the text) or mostly link text (60 %), the marks of navigation, and the child holds
-# at least half of the text. Measured on the docs bench's five generators without a
-# declared region, the region found held 93-99 % of the main element's text on average.
+# Descending into a child leaves its siblings out of the region: only when they hold little
+# text outside links (5 % of the text) or are mostly link text (60 %), the marks of
+# navigation, and the child holds at least half of the text. Measured on the docs bench's
+# five generators without a declared region, the region found held 93-99 % of the main
+# element's text on average.
 _SIBLINGS_LITTLE = 0.05
 _SIBLINGS_LINKED = 0.6
 
 
+_CONTENT_IDS = etree.XPath("//*[contains(translate(@id, 'CONTENT', 'content'), 'content')]")
+_CONTENT_ID = re.compile(r"content$", re.I)
+
+
 def _main_region(root: HtmlElement) -> list[HtmlElement]:
     """The region holding the text of a page that declares none (Haddock's, Doxygen's,
-    Django's manuals): from the body down, into the child holding most of the text while
-    what stays beside it looks like navigation."""
+    Node.js's, Django's manuals).
+
+    The innermost element whose id ends in "content" (content, doc-content, apicontent),
+    the name generators give their main region, if it holds half of the page's text; else,
+    from the body down, the child holding most of the text while what stays beside it
+    looks like navigation.
+    """
     node = root.find("body")
+    if node is None:
+        return []
+    half = _text_size(node) / 2
+    named = [
+        el for el in _CONTENT_IDS(node) if _CONTENT_ID.search(el.get("id") or "") and _text_size(el) >= half
+    ]
+    if named:
+        return [named[-1]]  # in document order, so the last of a nested run is the innermost
     while node is not None:
         children = [child for child in node if isinstance(child.tag, str) and child.tag not in _CHROME_TAGS]
         if not children:
@@ -305,7 +340,9 @@ def _main_region(root: HtmlElement) -> list[HtmlElement]:
         total = _text_size(node)
         rest = total - size
         rest_linked = _link_text_size(node) - _link_text_size(biggest)
-        if size < total / 2 or (rest > _SIBLINGS_LITTLE * total and rest_linked < _SIBLINGS_LINKED * rest):
+        if size < total / 2 or (
+            rest - rest_linked > _SIBLINGS_LITTLE * total and rest_linked < _SIBLINGS_LINKED * rest
+        ):
             break
         node = biggest
     return [] if node is None else [node]
