@@ -198,6 +198,102 @@ def test_a_code_block_in_the_sidebar_is_left_out() -> None:
     assert "sidebar_snippet" not in extract_page(page(sidebar + main)).text
 
 
+# --- documentation from generators no rule was written for ---------------------------------
+
+
+def manual(entry: str) -> str:
+    """A module's page laid out as none of the docs bench's generators does: a column of links
+    to the other modules beside the main column, neither of them named as such."""
+    toc = "".join(f'<a href="module{i}.html">Module number {i}</a><br>' for i in range(12))
+    main = (
+        "<h1>Module <code>netcfg</code></h1><p>Reads and writes the network settings of a host, "
+        "from its configuration files or from the running system. Every call takes the host's "
+        "name and returns plain values, so the results can be compared and stored.</p>"
+        f"<h3><code>netcfg.lookup(name)</code></h3>{entry}<p>Looks up <code>name</code> in the "
+        "configured resolvers in turn and returns the first address found, or raises "
+        "<code>LookupError</code> when none of them knows it.</p>"
+    )
+    return page(
+        f'<div class="toc">{toc}</div><div class="column">{main}</div>', title="netcfg — Example Manual"
+    )
+
+
+def test_a_version_line_beside_an_api_entry_is_kept_on_its_own_line() -> None:
+    entry = '<div class="api-meta"><span>Added in: v0.5.8</span></div>'
+    assert "Added in: v0.5.8" in extract_page(manual(entry)).text.split("\n")
+
+
+def test_a_deprecation_note_beside_an_api_entry_is_kept() -> None:
+    entry = (
+        '<div class="item-info"><div class="stab deprecated">Deprecated since 2.1: use resolve</div></div>'
+    )
+    assert "Deprecated since 2.1: use resolve" in extract_page(manual(entry)).text.split("\n")
+
+
+def test_an_api_entrys_history_table_is_kept() -> None:
+    entry = (
+        '<div class="api-meta"><details class="changelog"><summary>History</summary><table>'
+        "<tr><th>Version</th><th>Changes</th></tr><tr><td>v2.0.0</td><td>Returns a promise.</td></tr>"
+        "<tr><td>v0.5.8</td><td>Added.</td></tr></table></details></div>"
+    )
+    text = extract_page(manual(entry)).text
+    assert "| v2.0.0 | Returns a promise. |\n| v0.5.8 | Added. |" in text
+
+
+def test_a_code_block_in_a_table_cell_keeps_its_lines() -> None:
+    code = "conn = netcfg.open()\nfor route in conn.routes():\n    print(route)"
+    entry = (
+        "<table><tr><th>Call</th><th>Example</th></tr>"
+        f"<tr><td><code>open()</code></td><td><pre>{code}</pre></td></tr></table>"
+    )
+    assert f"```\n{code}\n```" in extract_page(manual(entry)).text
+
+
+def test_a_code_block_in_a_table_cell_of_any_page_keeps_its_lines() -> None:
+    code = "make\nmake install"
+    table = f"<table><tr><td>Build it</td><td><pre>{code}</pre></td></tr><tr><td>Then</td><td>run it</td></tr></table>"
+    assert f"```\n{code}\n```" in extract_page(page(PARAGRAPH + table + PARAGRAPH)).text
+
+
+def test_a_list_of_examples_after_examples_is_kept() -> None:
+    entry = (
+        "<p>Examples:</p><ul><li><code>netcfg.mask(24)</code> gives <code>255.255.255.0</code></li>"
+        "<li><code>netcfg.mask(16)</code> gives <code>255.255.0.0</code></li></ul>"
+    )
+    lines = extract_page(manual(entry)).text.split("\n")
+    assert "- `netcfg.mask(24)` gives `255.255.255.0`" in lines
+    assert "- `netcfg.mask(16)` gives `255.255.0.0`" in lines
+
+
+def test_the_links_beside_a_manuals_main_column_are_left_out() -> None:
+    assert "Module number" not in extract_page(manual("<p>Resolves names.</p>")).text
+
+
+def test_a_short_manual_page_is_returned_rather_than_taken_for_a_javascript_shell() -> None:
+    html = page(
+        '<div class="toc"><a href="a.html">Other constant</a></div><div class="column"><h1>Constant '
+        "<code>netcfg::MAX_HOPS</code></h1><pre>pub const MAX_HOPS: u8 = 30;</pre><p>Hops <code>trace</code> tries.</p></div>"
+        '<script src="search.js"></script>'
+    )
+    assert "pub const MAX_HOPS: u8 = 30;" in read_html_page(html, "https://docs.example.org/c.html").text
+
+
+def test_nested_inline_code_keeps_its_words_in_order() -> None:
+    doc = "<p><code><code>shift</code> x i</code> shifts <code>x</code> left by <code>i</code> bits.</p>"
+    assert "`shift x i` shifts `x` left by `i` bits." in extract_page(manual(doc)).text
+
+
+def test_an_article_split_by_an_ad_row_is_read_whole() -> None:
+    half = '<div class="grid"><div class="article-body">{}</div></div>'
+    first = "".join(f"<p>First half, paragraph {i}. {SENTENCE}</p>" for i in range(4))
+    second = "".join(f"<p>Second half, paragraph {i}. {SENTENCE}</p>" for i in range(4))
+    ad = '<div class="ad-row"><span>Advertisement</span></div>'
+    body = f"<article><h1>Parks budget approved</h1>{half.format(first)}{ad}{half.format(second)}</article>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "Second half, paragraph 3." in text
+    assert text.index("First half, paragraph 3.") < text.index("Second half, paragraph 0.")
+
+
 CLOUDFLARE = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
 <h1 class="zone-name-title h1">example.com</h1>

@@ -317,16 +317,16 @@ def _main_region(root: HtmlElement) -> list[HtmlElement]:
     """The region holding the text of a page that declares none (Haddock's, Doxygen's,
     Node.js's, Django's manuals).
 
-    The innermost element whose id ends in "content" (content, doc-content, apicontent),
-    the name generators give their main region, if it holds half of the page's text; else,
-    from the body down, the child holding most of the text while what stays beside it
-    looks like navigation.
+    HTML's own <main>, else the innermost element whose id ends in "content" (content,
+    doc-content, apicontent), the name generators give their main region, if it holds half
+    of the page's text; else, from the body down, the child holding most of the text while
+    what stays beside it looks like navigation.
     """
     node = root.find("body")
     if node is None:
         return []
     half = _text_size(node) / 2
-    named = [
+    named = [el for el in node.iter("main") if _text_size(el) >= half] or [
         el for el in _CONTENT_IDS(node) if _CONTENT_ID.search(el.get("id") or "") and _text_size(el) >= half
     ]
     if named:
