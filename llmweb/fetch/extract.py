@@ -171,28 +171,23 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
     if "<code" in html:
         _flatten_nested_code(root)
+    documentation = not article and _looks_like_documentation(html)
     declared = "main-content" in html or _ROLE_MAIN.search(html)  # a tenth of the tree search's time
-    region = (_declared_main(root) if declared else []) or ([] if article else _main_region(root))
-    manual = (
-        bool(region)
-        and not article
-        and _looks_like_documentation(html)
-        and region[0] is not root.find("body")
-    )
+    region = (_declared_main(root) if declared else []) or (_main_region(root) if documentation else [])
+    manual = documentation and bool(region) and region[0] is not root.find("body")
     for main in region:
         _trust(main, declassify=manual)
     if manual:  # a manual's main region is read whole (.manual), not judged block by block
         text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
-        body = None
     else:
-        body = _trafilatura(root, url, fast=True, recall=not article)
+        body = _trafilatura(root, url, fast=True, recall=documentation)
         add_split_parts(root, body)
         text = render_markdown(body, codes)
     kept = len(codes.found_in(text))
     if kept < len(codes.blocks) and not manual:
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
-        second_text = render_markdown(_trafilatura(root, url, fast=False, recall=not article), codes)
+        second_text = render_markdown(_trafilatura(root, url, fast=False, recall=documentation), codes)
         if len(codes.found_in(second_text)) > kept:
             text = second_text
     text = restore_code_blocks(text, codes)
