@@ -32,6 +32,7 @@ from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.manual import manual_body
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.metadata import declares_article, page_title, published_date
+from llmweb.fetch.related import drop_related_blocks
 from llmweb.fetch.rewrite import github_cli_hint
 from llmweb.fetch.shell import judge
 from llmweb.fetch.workload import check_html_workload
@@ -175,6 +176,8 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     declared = "main-content" in html or _ROLE_MAIN.search(html)  # a tenth of the tree search's time
     region = (_declared_main(root) if declared else []) or (_main_region(root) if documentation else [])
     manual = documentation and bool(region) and region[0] is not root.find("body")
+    if not documentation:  # before links become text in a declared region
+        drop_related_blocks(root)
     for main in region:
         _trust(main, declassify=manual)
     if manual:  # a manual's main region is read whole (.manual), not judged block by block

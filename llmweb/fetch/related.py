@@ -1,0 +1,69 @@
+"""Blocks that send the reader to other pages: "Related:", "You may also like…". Pure.
+
+News pages put lists of other stories inside or right after the article: a label in the
+reader's words ("Related coverage", "Don't miss", "Explore further") and headlines that
+are links. trafilatura removes many such lists by their link density, but a label with a
+short list, or a line such as "Related: <a>Snapshots of our universe</a>" between two
+paragraphs, passes as text. On the article benchmark these were the commonest words that
+are not the article's. Removed here before trafilatura reads the page:
+
+- a line made mostly of links that starts with such a label;
+- such a label (a short line on its own) together with the block right after it, when
+  that block is mostly links.
+
+Links a manual's main region holds are plain text by then (extract.py), so a manual's
+"See also" list stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+_LABEL = (
+    r"^\W*(?:related|you (?:may|might) also like|more (?:from|on|stories|news)|popular|most (?:read|popular)|"
+    r"read (?:more|also)|see (?:more|also)|also read|don'?t miss|recommended|explore further|trending|latest|"
+    r"top stories)\b"
+)
+_LABEL_PATTERN = re.compile(_LABEL, re.I)
+_MAX_LABEL_CHARS = 60
+# Lines and headings that start with a label; libxml2 walks the tree, re tests the text.
+_CANDIDATES = etree.XPath(
+    "//*[self::p or self::li or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or self::strong"
+    " or self::span[not(*)] or self::div[not(*)]][string-length(normalize-space(.)) < 300]"
+    f"[re:test(normalize-space(.), \"{_LABEL}\", 'i')]",
+    namespaces={"re": "http://exslt.org/regular-expressions"},
+)
+_MOSTLY_LINKS = 0.5
+_ALL_LINKS = 0.7
+
+
+def drop_related_blocks(root: HtmlElement) -> None:
+    for element in _CANDIDATES(root):
+        if element.getparent() is None:
+            continue
+        text = " ".join(element.text_content().split())
+        if not _LABEL_PATTERN.match(text):
+            continue
+        if _linked_share(element) > _MOSTLY_LINKS:
+            element.drop_tree()
+        elif len(text) <= _MAX_LABEL_CHARS:
+            following = element.getnext()
+            if following is not None and isinstance(following.tag, str) and _linked_share(following) > _ALL_LINKS:
+                following.drop_tree()
+                element.drop_tree()
+
+
+def _linked_share(element: HtmlElement) -> float:
+    """The share of the element's text that is in links to other pages."""
+    total = len("".join(element.text_content().split()))
+    if not total:
+        return 0.0
+    linked = sum(
+        len("".join(a.text_content().split()))
+        for a in element.iter("a")
+        if not (a.get("href") or "").startswith("#")
+    )
+    return linked / total
