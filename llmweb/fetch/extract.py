@@ -32,7 +32,7 @@ from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.manual import manual_body
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.metadata import declares_article, page_title, published_date
-from llmweb.fetch.related import drop_related_blocks
+from llmweb.fetch.promotions import drop_promotions
 from llmweb.fetch.rewrite import github_cli_hint
 from llmweb.fetch.shell import judge
 from llmweb.fetch.workload import check_html_workload
@@ -177,7 +177,7 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     region = (_declared_main(root) if declared else []) or (_main_region(root) if documentation else [])
     manual = documentation and bool(region) and region[0] is not root.find("body")
     if not documentation:  # before links become text in a declared region
-        drop_related_blocks(root)
+        drop_promotions(root)
     for main in region:
         _trust(main, declassify=manual)
     if manual:  # a manual's main region is read whole (.manual), not judged block by block

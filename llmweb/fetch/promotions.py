@@ -1,4 +1,4 @@
-"""Blocks that send the reader to other pages: "Related:", "You may also like…". Pure.
+"""Blocks that send the reader elsewhere: other stories, newsletters, social accounts. Pure.
 
 News pages put lists of other stories inside or right after the article: a label in the
 reader's words ("Related coverage", "Don't miss", "Explore further") and headlines that
@@ -11,8 +11,10 @@ are not the article's. Removed here before trafilatura reads the page:
 - such a label (a short line on its own) together with the block right after it, when
   that block is mostly links.
 
-Links a manual's main region holds are plain text by then (extract.py), so a manual's
-"See also" list stays.
+- a short paragraph asking the reader to sign up, subscribe or follow an account ("Sign
+  up for The Water Coolest's free daily newsletter", "Follow Newsbeat on Instagram").
+
+Manuals are left alone (extract.py): their "See also" lists are content.
 """
 
 from __future__ import annotations
@@ -38,9 +40,20 @@ _CANDIDATES = etree.XPath(
 )
 _MOSTLY_LINKS = 0.5
 _ALL_LINKS = 0.7
+# "click here" was tried too: articles say it about their own downloads
+_CALL = r"\b(?:sign up|subscribe|newsletter|follow (?:us|\w+) on)\b"
+_MAX_CALL_CHARS = 250
+_CALLS = etree.XPath(
+    f"//*[self::p or self::div[not(*)]][string-length(normalize-space(.)) <= {_MAX_CALL_CHARS}]"
+    f"[re:test(normalize-space(.), \"{_CALL}\", 'i')]",
+    namespaces={"re": "http://exslt.org/regular-expressions"},
+)
 
 
-def drop_related_blocks(root: HtmlElement) -> None:
+def drop_promotions(root: HtmlElement) -> None:
+    for element in _CALLS(root):
+        if element.getparent() is not None:
+            element.drop_tree()
     for element in _CANDIDATES(root):
         if element.getparent() is None:
             continue
@@ -51,7 +64,11 @@ def drop_related_blocks(root: HtmlElement) -> None:
             element.drop_tree()
         elif len(text) <= _MAX_LABEL_CHARS:
             following = element.getnext()
-            if following is not None and isinstance(following.tag, str) and _linked_share(following) > _ALL_LINKS:
+            if (
+                following is not None
+                and isinstance(following.tag, str)
+                and _linked_share(following) > _ALL_LINKS
+            ):
                 following.drop_tree()
                 element.drop_tree()
 
