@@ -33,9 +33,8 @@ _LABEL_PATTERN = re.compile(_LABEL, re.I)
 _MAX_LABEL_CHARS = 60
 # Lines and headings that start with a label; libxml2 walks the tree, re tests the text.
 _CANDIDATES = etree.XPath(
-    "//*[self::p or self::li or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or self::strong"
-    " or self::span[not(*)] or self::div[not(*)]][string-length(normalize-space(.)) < 300]"
-    f"[re:test(normalize-space(.), \"{_LABEL}\", 'i')]",
+    "//*[self::p or self::li or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or self::strong]"
+    f"[string-length(normalize-space(.)) < 300][re:test(normalize-space(.), \"{_LABEL}\", 'i')]",
     namespaces={"re": "http://exslt.org/regular-expressions"},
 )
 _MOSTLY_LINKS = 0.5
