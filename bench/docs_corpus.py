@@ -1,4 +1,8 @@
-"""The documentation corpus: Sphinx pages of python3.11-doc and rustdoc pages of rust-doc.
+"""The documentation corpus: pages of seven generators from Debian's documentation packages.
+
+Sphinx (python3.11-doc), rustdoc (rust-doc), Node.js's own (nodejs-doc), Sphinx with
+Django's theme (python-django-doc), Javadoc 17 (openjdk-17-doc), Haddock (ghc-doc) and
+Doxygen (libstdc++-12-doc).
 
 Fetched with ``apt-get download`` (Debian's own packages, no install) into
 var/bench-cache/, and only the HTML folders the bench reads are unpacked from them.
@@ -30,10 +34,16 @@ class DocSet:
     pattern: str = "*.html"
     exclude: tuple[str, ...] = ()  # glob patterns of paths (inside the folder) left out
     code_xpath: str = ".//pre"  # the code blocks inside the main element (outermost ones count)
+    slug: str = ""  # the generator's name in figures (bench/floors.toml)
 
 
 PYTHON = DocSet(
-    "python3.11-doc", "Python (Sphinx)", "usr/share/doc/python3.11/html/library", "//div[@role='main']", 80
+    "python3.11-doc",
+    "Python (Sphinx)",
+    "usr/share/doc/python3.11/html/library",
+    "//div[@role='main']",
+    80,
+    slug="sphinx",
 )
 RUST = DocSet(
     "rust-doc",
@@ -42,6 +52,7 @@ RUST = DocSet(
     "//*[@id='main-content']",
     40,
     "**/*.html",
+    slug="rustdoc",
 )
 NODE = DocSet(
     "nodejs-doc",
@@ -50,6 +61,7 @@ NODE = DocSet(
     "//div[@id='apicontent']",
     30,
     exclude=("all.html", "index.html"),  # every page in one 5.8 MB file; the table of contents
+    slug="nodejs",
 )
 DJANGO = DocSet(
     "python-django-doc",
@@ -60,6 +72,7 @@ DJANGO = DocSet(
     "**/*.html",
     # module source listings, 276 release notes, the search page and indexes
     exclude=("_modules/*", "releases/*", "search.html", "genindex.html", "py-modindex.html"),
+    slug="django",
 )
 JAVADOC = DocSet(
     "openjdk-17-doc",
@@ -69,6 +82,7 @@ JAVADOC = DocSet(
     40,
     "**/*.html",
     exclude=("*/class-use/*", "*/package-tree.html", "*/package-use.html"),  # generated cross-indexes
+    slug="javadoc",
 )
 HADDOCK = DocSet(
     "ghc-doc",
@@ -77,6 +91,7 @@ HADDOCK = DocSet(
     "//div[@id='content']",
     40,
     exclude=("doc-index*.html", "index.html"),  # src/ (hyperlinked source) is below the pattern's depth
+    slug="haddock",
 )
 DOXYGEN = DocSet(
     "libstdc++-12-doc",
@@ -88,6 +103,7 @@ DOXYGEN = DocSet(
     exclude=("*_source.html",),  # source listings: a file of code each, not documentation
     # Doxygen writes code as a div of line divs, not <pre>
     code_xpath=".//pre | .//div[@class='fragment']",
+    slug="doxygen",
 )
 DOC_SETS = (PYTHON, RUST, NODE, DJANGO, JAVADOC, HADDOCK, DOXYGEN)
 SEED = 6

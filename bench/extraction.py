@@ -10,17 +10,19 @@ import gzip
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import scoring
-from bench.extractors import ARTICLE_EXTRACTORS, LLMWEB, Extractor
+from bench import article_dates, scoring
+from bench.extractors import ARTICLE_EXTRACTORS, LLMWEB, READABILITY, TRAFILATURA, Extractor
 from bench.paths import MISSING_ARTICLES, articles_dir
 from bench.report import PartResult, Target, table
 
-F1_TARGET = 0.96
+F1_TARGET = 0.97
 TRAFILATURA_PUBLISHED = 0.958
 SAMPLE_SEED = 6
+DEV_SEED = 14  # random.Random(DEV_SEED).sample of the sorted page ids, half of them: the pages tuned on
 
 
 @dataclass(frozen=True)
@@ -70,22 +72,32 @@ def run_extractor(extractor: Extractor, pages: list[Page]) -> Outcome:
     if key in _OUTCOMES:
         return _OUTCOMES[key]
     texts, failures, seconds = [], 0, 0.0
+    clock = time.perf_counter if extractor.needs_node else time.process_time
     for page in chosen:
-        started = time.perf_counter()
+        started = clock()
         try:
             text = extractor.extract(page.html, page.url)
         except Exception:  # a library crashing on a page scores that page as empty, and is counted
             text, failures = "", failures + 1
-        seconds += time.perf_counter() - started
+        seconds += clock() - started
         texts.append(text)
     _OUTCOMES[key] = Outcome(chosen, texts, seconds, failures)
     return _OUTCOMES[key]
 
 
-def score(outcome: Outcome, n: int = 4) -> scoring.Scores:
+def score(outcome: Outcome, n: int = 4, keep: Callable[[Page], bool] = lambda page: True) -> scoring.Scores:
     return scoring.scores(
-        [scoring.match_counts(p.gold, t, n) for p, t in zip(outcome.pages, outcome.texts, strict=True)]
+        [
+            scoring.match_counts(p.gold, t, n)
+            for p, t in zip(outcome.pages, outcome.texts, strict=True)
+            if keep(p)
+        ]
     )
+
+
+def dev_half(pages: list[Page]) -> set[str]:
+    """The ids of the seeded half of the pages that web_fetch's rules were studied and tuned on."""
+    return set(random.Random(DEV_SEED).sample(sorted(p.id for p in pages), len(pages) // 2))
 
 
 def run(workdir: Path) -> PartResult:
@@ -94,17 +106,26 @@ def run(workdir: Path) -> PartResult:
     rows: list[tuple[object, ...]] = []
     notes: list[str] = []
     outcomes: dict[str, Outcome] = {}
+    dev = dev_half(pages)
     for extractor in ARTICLE_EXTRACTORS:
         missing = extractor.missing()
         if missing:
-            rows.append((extractor.name, "—", "—", "—", "—", "—", "—", missing))
+            rows.append((extractor.name, "—", "—", "—", "—", "—", "—", "—", "—", missing))
             continue
         outcome = outcomes[extractor.name] = run_extractor(extractor, pages)
         s = score(outcome)
+        halves = (
+            (
+                f"{score(outcome, keep=lambda p: p.id in dev).f1:.3f}",
+                f"{score(outcome, keep=lambda p: p.id not in dev).f1:.3f}",
+            )
+            if len(outcome.pages) == len(pages)
+            else ("—", "—")
+        )
         chars = scoring.median([len(t) for t in outcome.texts])
         rows.append(
             (extractor.name, len(outcome.pages), f"{s.precision:.3f}", f"{s.recall:.3f}", f"**{s.f1:.3f}**",
-             f"{outcome.per_second:.1f}", f"{chars:.0f}", outcome.failures)
+             *halves, f"{outcome.per_second:.1f}", f"{chars:.0f}", outcome.failures)
         )  # fmt: skip
         part.say(f"{extractor.name}: F1 {s.f1:.3f}, {outcome.per_second:.1f} pages/s")
         if extractor.sample and len(outcome.pages) < len(pages):
@@ -114,7 +135,7 @@ def run(workdir: Path) -> PartResult:
             same.texts = [by_id[p.id] for p in outcome.pages]
             notes.append(
                 f"{extractor.name} ran on a seeded sample of {len(outcome.pages)} pages (a Node.js process per "
-                f"page); web_fetch's F1 on the same pages is {score(same).f1:.3f}."
+                f"page, so its pages/s is wall time); web_fetch's F1 on the same pages is {score(same).f1:.3f}."
             )
     gold_chars = scoring.median([len(p.gold) for p in pages])
     part.add(
@@ -122,7 +143,10 @@ def run(workdir: Path) -> PartResult:
         "scrapinghub/article-extraction-benchmark), each HTML string given to each extractor in this process. "
         "Scores: our implementation of the benchmark's evaluate.py (4-token shingles of `\\w+` tokens, "
         "per-page counts normalised, precision and recall averaged over pages, F1 of the two means; "
-        "no bootstrap). Pages per second: extraction time only, one core. "
+        f"no bootstrap). web_fetch's rules were tuned on a seeded half of the pages (seed {DEV_SEED}, "
+        f"{len(dev)} pages: *F1, tuned half*); *F1, other half* is the {len(pages) - len(dev)} pages left, "
+        "scored the same way. Pages per second: extraction time only, CPU time of this one process "
+        "(wall time moved by tens of percent on this shared machine). "
         f"Median gold article: {gold_chars:.0f} characters.",
         "",
         table(
@@ -132,6 +156,8 @@ def run(workdir: Path) -> PartResult:
                 "precision",
                 "recall",
                 "F1",
+                "F1, tuned half",
+                "F1, other half",
                 "pages/s",
                 "median chars returned",
                 "failed pages / note",
@@ -147,7 +173,25 @@ def run(workdir: Path) -> PartResult:
     llmweb = outcomes.get(LLMWEB.name)
     if llmweb:
         f1 = part.figure("article_f1", score(llmweb).f1)
+        other = part.figure("article_f1_other_half", score(llmweb, keep=lambda p: p.id not in dev).f1)
         part.targets.append(
             Target("F1 on articles, web_fetch extraction", f"≥ {F1_TARGET}", f"{f1:.3f}", f1 >= F1_TARGET)
         )
+        part.targets.append(
+            Target("F1 on the half not tuned on", f"≥ {F1_TARGET}", f"{other:.3f}", other >= F1_TARGET)
+        )
+        for peer in (TRAFILATURA, READABILITY):
+            if peer.name in outcomes:
+                theirs = score(outcomes[peer.name]).f1
+                part.targets.append(
+                    Target(f"F1 ahead of {peer.name}", f"> {theirs:.3f}", f"{f1:.3f}", f1 > theirs)
+                )
+        if TRAFILATURA.name in outcomes:
+            ratio = part.figure(
+                "speed_vs_trafilatura", llmweb.per_second / outcomes[TRAFILATURA.name].per_second
+            )
+            part.targets.append(
+                Target("pages/s against trafilatura's", "≥ 1.0×", f"{ratio:.2f}×", ratio >= 1.0)
+            )
+    article_dates.report(part, pages)
     return part

@@ -122,6 +122,12 @@ LLMWEB = Extractor(
 TRAFILATURA = Extractor(
     "trafilatura, default extract()", "trafilatura.extract(html)", trafilatura_default, ("trafilatura",)
 )
+READABILITY = Extractor(
+    "readability-lxml",
+    "Document.summary + html_text, as run_readability.py",
+    readability_lxml,
+    ("readability", "html_text"),
+)
 ARTICLE_EXTRACTORS = (
     LLMWEB,
     TRAFILATURA,
@@ -131,12 +137,7 @@ ARTICLE_EXTRACTORS = (
         trafilatura_benchmark,
         ("trafilatura",),
     ),
-    Extractor(
-        "readability-lxml",
-        "Document.summary + html_text, as run_readability.py",
-        readability_lxml,
-        ("readability", "html_text"),
-    ),
+    READABILITY,
     Extractor(
         "html2text, whole page",
         "HTML2Text, links and images off, as run_html2text.py",
