@@ -1,12 +1,20 @@
 """HTML → the page's main text as light markdown, with its title and stated date. Pure.
 
-trafilatura finds the main content (F1 0.958 on the Zyte article benchmark), but its
-markdown collapses the whitespace of code blocks and backslash-escapes ``_`` and ``*``
-in prose. Technical documentation is the main use, so each ``<pre>`` is swapped for a
-unique placeholder paragraph before trafilatura runs and restored verbatim afterwards,
-and trafilatura's XML tree is rendered here without escapes. Links inside the region a
-page declares as its main content are made plain text first, so that trafilatura keeps
-documentation's cross-references instead of deleting them as navigation.
+Two kinds of page are read two ways:
+
+- **Manuals** (:mod:`.manual`: code in the page or a documentation generator's name, and
+  not an article) whose main region is known, declared or found, are read whole: every
+  visible block of the region is content, as a reader of the manual sees it.
+- **Everything else** goes to trafilatura (F1 0.958 on the Zyte article benchmark) for its
+  main content, after what it would delete anyway is removed (so it copies less),
+  promotions are dropped (:mod:`.promotions`), and the links of a declared main region
+  are made text; an article body split over containers of one kind is joined
+  afterwards (:mod:`.continuation`), and an article's headline is left to the title.
+
+Either way each ``<pre>`` is swapped for a unique placeholder paragraph first and restored
+verbatim afterwards (trafilatura collapses code's whitespace), and the tree is rendered
+here (:mod:`.markdown`) without the backslash escapes trafilatura's markdown puts in prose.
+Title and date come from :mod:`.metadata`.
 
 Bot challenges are refused; for pages that JavaScript fills in, :func:`read_html_page` reads
 the data the page embeds (:mod:`.embedded`) and lets :mod:`.shell` decide which text stands
@@ -29,7 +37,7 @@ from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.continuation import add_split_parts
 from llmweb.fetch.embedded import read_embedded
 from llmweb.fetch.limits import MIN_TEXT_CHARS
-from llmweb.fetch.manual import manual_body
+from llmweb.fetch.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.metadata import declares_article, page_title, published_date
 from llmweb.fetch.promotions import drop_promotions
@@ -167,30 +175,29 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     title = page_title(root)
     published = published_date(root, url)
     article = declares_article(root)
-    documentation = not article and _looks_like_documentation(html)
+    documentation = not article and looks_like_documentation(html)
     _drop_unseen(root, documentation=documentation)
     _drop_permalinks(root)
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
     if "<code" in html:
         _flatten_nested_code(root)
-    declared = "main-content" in html or _ROLE_MAIN.search(html)  # a tenth of the tree search's time
-    region = (_declared_main(root) if declared else []) or (_main_region(root) if documentation else [])
+    region = declared_main(root, html) or (main_region(root) if documentation else [])
     manual = documentation and bool(region) and region[0] is not root.find("body")
     if not documentation:  # before links become text in a declared region
         drop_promotions(root)
-    for main in region:
-        _trust(main, declassify=manual)
     if manual:  # a manual's main region is read whole (.manual), not judged block by block
         text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
     else:
-        body = _trafilatura(root, url, fast=True, recall=documentation)
+        for main in region:
+            unlink(main)
+        body = _trafilatura(root, url, fast=True)
         add_split_parts(root, body)
         text = render_markdown(body, codes)
     kept = len(codes.found_in(text))
     if kept < len(codes.blocks) and not manual:
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
-        second_text = render_markdown(_trafilatura(root, url, fast=False, recall=documentation), codes)
+        second_text = render_markdown(_trafilatura(root, url, fast=False), codes)
         if len(codes.found_in(second_text)) > kept:
             text = second_text
     text = restore_code_blocks(text, codes)
@@ -224,17 +231,10 @@ def _extraction_options(*, fast: bool) -> Extractor:
 _OPTIONS = {fast: _extraction_options(fast=fast) for fast in (True, False)}
 
 
-def _trafilatura(root: HtmlElement, url: str, *, fast: bool, recall: bool = False) -> Any:
-    """trafilatura's main-content tree of ``root``, or None when it trips over an odd tree.
-
-    ``recall``: keep more of what trafilatura is unsure about. For pages that are not
-    articles (manuals, references, indexes), whose main region holds the text: on the docs
-    bench Django's pages rose 0.92 → 0.98 and Doxygen's 0.86 → 0.89, articles unchanged.
-    """
+def _trafilatura(root: HtmlElement, url: str, *, fast: bool) -> Any:
+    """trafilatura's main-content tree of ``root``, or None when it trips over an odd tree."""
     options = copy.copy(_OPTIONS[fast])
     options.url = options.source = url or None
-    if recall:
-        options.focus = "recall"
     try:
         document = trafilatura.bare_extraction(root, url=url or None, options=options)
     except MemoryError:
@@ -294,122 +294,6 @@ def _drop_permalinks(root: HtmlElement) -> None:
     for a in list(root.iter("a")):
         if _PERMALINK_CLASS.search(a.get("class") or "") or a.text_content().strip() in _PERMALINK_TEXT:
             a.drop_tree()
-
-
-# lowercase only: a case-blind pattern scanned the page ten times slower
-_ROLE_MAIN = re.compile(r"""role\s*=\s*["']?main(?![-\w])""")
-
-
-def _declared_main(root: HtmlElement) -> list[HtmlElement]:
-    """The regions a page declares as its main content (Sphinx ``role="main"``, rustdoc
-    ``id="main-content"``, Javadoc ``<main role="main">``)."""
-    return list(root.xpath("//*[@role='main' or @id='main-content']"))
-
-
-_CHROME_TAGS = frozenset(
-    {"nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template"}
-)
-# Descending into a child leaves its siblings out of the region: only when they hold little
-# text outside links (5 % of the text) or are mostly link text (60 %), the marks of
-# navigation, and the child holds at least half of the text. Measured on the docs bench's
-# five generators without a declared region, the region found held 93-99 % of the main
-# element's text on average.
-_SIBLINGS_LITTLE = 0.05
-_SIBLINGS_LINKED = 0.6
-
-
-_CONTENT_IDS = etree.XPath("//*[contains(translate(@id, 'CONTENT', 'content'), 'content')]")
-_CONTENT_ID = re.compile(r"content$", re.I)
-
-
-def _main_region(root: HtmlElement) -> list[HtmlElement]:
-    """The region holding the text of a page that declares none (Haddock's, Doxygen's,
-    Node.js's, Django's manuals).
-
-    HTML's own <main>, else the innermost element whose id ends in "content" (content,
-    doc-content, apicontent), the name generators give their main region, if it holds half
-    of the page's text; else, from the body down, the child holding most of the text while
-    what stays beside it looks like navigation.
-    """
-    node = root.find("body")
-    if node is None:
-        return []
-    half = _text_size(node) / 2
-    named = [el for el in node.iter("main") if _text_size(el) >= half] or [
-        el for el in _CONTENT_IDS(node) if _CONTENT_ID.search(el.get("id") or "") and _text_size(el) >= half
-    ]
-    if named:
-        return [named[-1]]  # in document order, so the last of a nested run is the innermost
-    while node is not None:
-        children = [child for child in node if isinstance(child.tag, str) and child.tag not in _CHROME_TAGS]
-        if not children:
-            break
-        sizes = [(_text_size(child), child) for child in children]
-        size, biggest = max(sizes, key=lambda pair: pair[0])
-        total = _text_size(node)
-        rest = total - size
-        rest_linked = _link_text_size(node) - _link_text_size(biggest)
-        if size < total / 2 or (
-            rest - rest_linked > _SIBLINGS_LITTLE * total and rest_linked < _SIBLINGS_LINKED * rest
-        ):
-            break
-        node = biggest
-    return [] if node is None else [node]
-
-
-_LINK_TEXT = etree.XPath(".//a//text()")
-
-
-def _link_text_size(el: HtmlElement) -> int:
-    return len("".join("".join(_LINK_TEXT(el)).split()))
-
-
-# A documentation generator that names itself in <meta name="generator">
-_DOC_GENERATOR = re.compile(
-    r"""<meta\s[^>]*name=["']?generator["']?[^>]*content=["'][^"']*"""
-    r"(?:doxygen|docutils|sphinx|javadoc|rustdoc|haddock|mkdocs|docusaurus|jsdoc|typedoc|pdoc|godoc)",
-    re.I,
-)
-_CODE_TAGS = ("<code", "<pre", "<tt>", "<kbd", "<samp")
-
-
-def _looks_like_documentation(html: str) -> bool:
-    """Code in the page (three code elements; none of the article benchmark's 127 pages has
-    that many), or a documentation generator's name in its generator meta tag."""
-    return sum(html.count(tag) for tag in _CODE_TAGS) >= 3 or bool(_DOC_GENERATOR.search(html, 0, 20_000))
-
-
-# class and id words that mark something hidden: those still count inside a trusted region
-_HIDDEN = re.compile(r"hidden|(?:^|[-_\s])hide")
-
-
-def _trust(region: HtmlElement, *, declassify: bool) -> None:
-    """Keep trafilatura's navigation and boilerplate rules from deleting documentation.
-
-    trafilatura deletes short blocks made mostly of links as navigation, and elements whose
-    class or id holds a word of its boilerplate vocabulary ("meta", "bar", "tags", "author",
-    "expand", …). In a manual's main region both are content: a signature linking its
-    types, a module's index of pages, Node.js's "Added in: v8.3.0" (class "api_metadata").
-    So its links become plain text (rustdoc pages lost half their text without this, Sphinx
-    index pages nearly all of it) and, unless the page is an article, its elements lose the
-    class and id names trafilatura reads (Node.js 0.940 → 0.968). An article keeps its names:
-    there they do mark bylines and share bars.
-    """
-    for el in region.iter():
-        if not isinstance(el.tag, str):
-            continue
-        if el.tag == "a":
-            el.tag = "span"
-            el.attrib.clear()
-        elif declassify and el is not region:
-            for name in ("class", "id"):
-                value = el.get(name)
-                if value is not None and not _HIDDEN.search(value):
-                    del el.attrib[name]
-
-
-def _text_size(el: HtmlElement) -> int:
-    return len("".join(el.text_content().split()))
 
 
 _LANGUAGE_CLASS = re.compile(
