@@ -81,8 +81,14 @@ def test_a_manuals_first_heading_stays_in_its_text() -> None:
 
 def test_an_articles_first_heading_unlike_the_title_stays() -> None:
     head = '<meta property="og:title" content="City news roundup"><meta property="og:type" content="article">'
-    body = f"<article><h1>Budget vote tonight</h1>{PARAGRAPH}{PARAGRAPH}</article>"
-    assert extract_page(page(body, head)).text.startswith("# Budget vote tonight\n")
+    body = f"<article><h2>Budget vote tonight</h2>{PARAGRAPH}{PARAGRAPH}</article>"
+    assert extract_page(page(body, head)).text.startswith("## Budget vote tonight\n")
+
+
+def test_the_title_is_the_headline_a_reader_sees_rather_than_the_social_cards() -> None:
+    head = '<meta property="og:title" content="Parks budget: a row seems to be over">'
+    body = f"<article><h1>Parks budget approved after all</h1>{PARAGRAPH}</article>"
+    assert extract_page(page(body, head)).title == "Parks budget approved after all"
 
 
 def test_permalink_signs_are_left_out_of_headings() -> None:

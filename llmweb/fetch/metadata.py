@@ -27,18 +27,23 @@ _TITLE_METAS = ("og:title", "twitter:title", "title")
 
 
 def page_title(root: HtmlElement) -> str | None:
-    """The title the page gives itself: its social-card title, else a lone <h1>, else <title>."""
+    """The title the page shows: its one <h1>, else its social-card title, else <title>.
+
+    The headline a reader sees comes first: news sites often give social cards a variant
+    ("Taylor Swift's AMA row seems to be over" above "Taylor Swift is allowed to play her
+    music at the AMAs after all").
+    """
+    headings = root.findall(".//body//h1")
+    if len(headings) == 1:
+        title = _one_line(headings[0].text_content())
+        if title:
+            return title
     for meta in root.iterfind(".//head/meta[@content]"):
         name = (meta.get("property") or meta.get("name") or "").lower()
         if name in _TITLE_METAS:
             title = _one_line(meta.get("content") or "")
             if title:
                 return title
-    headings = root.findall(".//body//h1")
-    if len(headings) == 1:
-        title = _one_line(headings[0].text_content())
-        if title:
-            return title
     return _one_line(root.findtext(".//title") or "") or None
 
 
