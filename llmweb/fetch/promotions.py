@@ -12,7 +12,8 @@ are not the article's. Removed here before trafilatura reads the page:
   that block is mostly links.
 
 - a short paragraph asking the reader to sign up, subscribe or follow an account ("Sign
-  up for The Water Coolest's free daily newsletter", "Follow Newsbeat on Instagram").
+  up for The Water Coolest's free daily newsletter", "Follow The New York Times Opinion
+  section on Facebook").
 
 Manuals are left alone (extract.py): their "See also" lists are content.
 """
@@ -40,7 +41,10 @@ _CANDIDATES = etree.XPath(
 _MOSTLY_LINKS = 0.5
 _ALL_LINKS = 0.7
 # "click here" was tried too: articles say it about their own downloads
-_CALL = r"\b(?:sign up|subscribe|newsletter|follow (?:us|\w+) on)\b"
+_CALL = (
+    r"\b(?:sign up|subscribe|newsletter|follow (?:us|\w+) on|"
+    r"follow\b[^.]{0,80}\bon (?:facebook|twitter|instagram|youtube|linkedin|tiktok))\b"
+)
 _MAX_CALL_CHARS = 250
 _CALLS = etree.XPath(
     f"//*[self::p or self::div[not(*)]][string-length(normalize-space(.)) <= {_MAX_CALL_CHARS}]"
