@@ -289,6 +289,35 @@ def test_nested_inline_code_keeps_its_words_in_order() -> None:
     assert "`shift x i` shifts `x` left by `i` bits." in extract_page(manual(doc)).text
 
 
+def article_with(block: str) -> str:
+    body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH}{block}{PARAGRAPH}{PARAGRAPH}</article>"
+    return page(body, '<meta property="og:type" content="article">')
+
+
+def test_a_related_line_of_links_inside_an_article_is_left_out() -> None:
+    block = '<p>Related: <a href="/libraries">Libraries open on Sundays from next month</a></p>'
+    assert "Libraries open on Sundays" not in extract_page(article_with(block)).text
+
+
+def test_a_you_may_also_like_label_and_its_links_are_left_out() -> None:
+    links = "".join(
+        f'<li><a href="/story{i}">Another story about the city, number {i}</a></li>' for i in range(3)
+    )
+    text = extract_page(article_with(f"<h3>You may also like</h3><ul>{links}</ul>")).text
+    assert "You may also like" not in text
+    assert "Another story" not in text
+
+
+def test_a_newsletter_sign_up_line_is_left_out() -> None:
+    block = "<p>Sign up for our free daily newsletter to get the city's news in your inbox.</p>"
+    assert "newsletter" not in extract_page(article_with(block)).text
+
+
+def test_a_manuals_see_also_links_stay() -> None:
+    entry = '<p>See also: <a href="resolve.html"><code>netcfg.resolve()</code></a></p>'
+    assert "See also: `netcfg.resolve()`" in extract_page(manual(entry)).text
+
+
 def test_an_article_split_by_an_ad_row_is_read_whole() -> None:
     half = '<div class="grid"><div class="article-body">{}</div></div>'
     first = "".join(f"<p>First half, paragraph {i}. {SENTENCE}</p>" for i in range(4))
