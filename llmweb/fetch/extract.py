@@ -184,10 +184,10 @@ def _parse(html: str) -> HtmlElement | None:
 
 def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
     title = page_title(root)
-    published = published_date(root, url)
     article = declares_article(root)
     documentation = not article and looks_like_documentation(html)
     _drop_unseen(root, documentation=documentation)
+    published = published_date(root, url)  # after: menus and footers hold other dates
     _drop_permalinks(root)
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
     if "<code" in html:
@@ -450,9 +450,15 @@ def _find_challenge(root: HtmlElement) -> str | None:
 
 
 def _visible_text_length(root: HtmlElement) -> int:
+    """Characters of the body's text outside scripts and styles, spaces collapsed; at least
+    _CHALLENGE_MAX_TEXT when a bound read without copying the page shows it is that long."""
     body = root.find("body")
     if body is None:
         return 0
+    # removing one hidden element's text shortens the collapsed text by at most its length + 1
+    hidden = sum(len(el.text_content()) + 1 for el in body.iter("script", "style", "noscript", "template"))
+    if len(" ".join(body.text_content().split())) - hidden >= _CHALLENGE_MAX_TEXT:
+        return _CHALLENGE_MAX_TEXT
     tree = copy.deepcopy(body)
     etree.strip_elements(tree, "script", "style", "noscript", "template", with_tail=False)
     return len(" ".join(tree.text_content().split()))
