@@ -90,10 +90,14 @@ def _link_text_size(el: HtmlElement) -> int:
     return len("".join("".join(_LINK_TEXT(el)).split()))
 
 
-# A documentation generator that names itself in <meta name="generator">
+# A documentation generator named by the page: in its generator meta tag, or in the name of
+# a script or style sheet it ships (Haddock's pages carry only "haddock-bundle.min.js").
+_GENERATORS = (
+    r"(?:doxygen|docutils|sphinx|javadoc|rustdoc|haddock|mkdocs|docusaurus|jsdoc|typedoc|pdoc|godoc)"
+)
 _DOC_GENERATOR = re.compile(
-    r"""<meta\s[^>]*name=["']?generator["']?[^>]*content=["'][^"']*"""
-    r"(?:doxygen|docutils|sphinx|javadoc|rustdoc|haddock|mkdocs|docusaurus|jsdoc|typedoc|pdoc|godoc)",
+    rf"""<meta\s[^>]*name=["']?generator["']?[^>]*content=["'][^"']*{_GENERATORS}"""
+    rf"""|<(?:script|link)\s[^>]*(?:src|href)=["'][^"']*{_GENERATORS}""",
     re.I,
 )
 _CODE_TAGS = ("<code", "<pre", "<tt>", "<kbd", "<samp")
@@ -101,7 +105,7 @@ _CODE_TAGS = ("<code", "<pre", "<tt>", "<kbd", "<samp")
 
 def looks_like_documentation(html: str) -> bool:
     """Code in the page (three code elements; none of the article benchmark's 127 pages has
-    that many), or a documentation generator's name in its generator meta tag."""
+    that many), or a documentation generator's name in its head."""
     return sum(html.count(tag) for tag in _CODE_TAGS) >= 3 or bool(_DOC_GENERATOR.search(html, 0, 20_000))
 
 
