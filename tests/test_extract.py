@@ -261,6 +261,14 @@ def test_a_code_block_in_a_table_cell_of_any_page_keeps_its_lines() -> None:
     assert f"```\n{code}\n```" in extract_page(page(PARAGRAPH + table + PARAGRAPH)).text
 
 
+def test_a_table_inside_a_table_cell_is_read_once() -> None:
+    signature = (
+        "<table><tr><td>int netcfg_open</td><td>(</td><td>const char *name</td><td>)</td></tr></table>"
+    )
+    entry = f"<table><tr><td>{signature}</td><td>inline</td></tr></table>"
+    assert extract_page(manual(entry)).text.count("netcfg_open") == 1
+
+
 def test_a_list_of_examples_after_examples_is_kept() -> None:
     entry = (
         "<p>Examples:</p><ul><li><code>netcfg.mask(24)</code> gives <code>255.255.255.0</code></li>"

@@ -175,7 +175,9 @@ def _list(el: Any) -> str:
 
 
 def _table(el: Any) -> str:
-    grid = [[cell for cell in row if cell.tag == "cell"] for row in el.iter("row")]
+    # its own rows: a table nested in a cell is that cell's content, not more rows of this one
+    own = (row for row in el.iter("row") if next(row.iterancestors("table"), None) is el)
+    grid = [[cell for cell in row if cell.tag == "cell"] for row in own]
     if any(_holds_block(cell) for row in grid for cell in row):
         return _table_as_blocks(grid)
     rows = []
@@ -195,15 +197,18 @@ def _table(el: Any) -> str:
 
 
 def _holds_block(cell: Any) -> bool:
-    """A cell holding a code block or a list, which a markdown table cell cannot hold."""
+    """A cell holding a code block, a list or a table, which a markdown table cell cannot hold."""
     return bool(cell.get(_HOLDS_CODE)) or any(
-        child.tag == "list" or (child.tag == "code" and "\n" in _text(child).strip()) for child in cell.iter()
+        child.tag in ("list", "table") or (child.tag == "code" and "\n" in _text(child).strip())
+        for child in cell.iter()
+        if child is not cell
     )
 
 
 def _table_as_blocks(grid: list[list[Any]]) -> str:
     """A table whose cells hold blocks, row by row: each cell's blocks in turn, named by the
-    column's heading when the table has a heading row ("Example:" before its code)."""
+    column's heading when the table has a heading row ("Example:" before its code). Tables
+    laid inside tables (Doxygen's signatures) come out as one table each."""
     headings: list[str] = []
     if grid and grid[0] and all(cell.get("role") == "head" for cell in grid[0]):
         headings = [" ".join(_flow(cell)) for cell in grid[0]]
