@@ -51,8 +51,9 @@ API serves them better."""
 MAX_LINKS = 35_000
 """Links (<a>). Each costs trafilatura about 5 KB (its link-density checks): 40,000 took
 200 MB. Wrapping's page above holds 24,000; Haddock's GHC.Exts page 32,349, nearly all in
-type signatures (it extracts in 4.6 s and 113 MB: links in a manual's main region become
-text first). Haddock's Prelude, 54,000, took 17 s: past this cap, like indexes and sitemaps."""
+type signatures (read as a manual, without trafilatura, in 0.9 s and 87 MB). Haddock's
+Prelude, 54,000, stays past this cap with indexes and sitemaps: a page that only looks like
+a manual still goes through trafilatura."""
 
 MAX_CODE_BLOCKS = 5_000
 """<pre> blocks. The manuals measured hold at most 260 a page. Each becomes a placeholder
