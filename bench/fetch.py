@@ -176,7 +176,12 @@ class CaseResult:
     tree_peak_kib: int = 0
     total_chars: int = 0
     error: str = ""
+    kinds: tuple[str, ...] = ()  # the error's class and every llmweb error class above it
     message: str = ""
+
+    def refused_by(self, refusals: tuple[str, ...] | None) -> bool:
+        """Refused with one of ``refusals`` (by class or a class above it)."""
+        return not self.ok and bool(set(self.kinds or (self.error,)) & set(refusals or ()))
 
     @property
     def grown_mb(self) -> float:
@@ -277,7 +282,7 @@ def run(workdir: Path) -> PartResult:
                 part.figure("page_5mb_seconds", median(got.seconds))
                 part.figure("page_5mb_peak_mb", got.tree_grown_mb)
             elif case.refusals is not None:
-                refused = not got.ok and got.error in case.refusals
+                refused = got.refused_by(case.refusals)
                 part.targets.append(
                     Target(
                         f"{case.label.split(':')[0]}: refused, peak memory above baseline",
@@ -324,7 +329,7 @@ def run(workdir: Path) -> PartResult:
 
 
 def _refused(case: Case, got: CaseResult) -> bool:
-    return not got.ok and got.error in (case.refusals or ())
+    return got.refused_by(case.refusals)
 
 
 def _hostile_target(case: Case, got: CaseResult) -> Target:

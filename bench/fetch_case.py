@@ -135,7 +135,9 @@ def main() -> None:
             result = web_fetch(url)
             outcome = {"ok": True, "total_chars": result.total_chars}
         except LlmwebError as exc:
-            outcome = {"ok": False, "error": type(exc).__name__, "message": str(exc)[:400]}
+            # every error class it is, so a case refused by "Timeout" accepts a FetchTimeout
+            kinds = [k.__name__ for k in type(exc).__mro__ if issubclass(k, LlmwebError)]
+            outcome = {"ok": False, "error": type(exc).__name__, "kinds": kinds, "message": str(exc)[:400]}
         seconds.append(time.perf_counter() - started)
     tree_peak = tree.stop() if tree.available else 0
     method = "VmHWM reset" if resettable else "ru_maxrss"
