@@ -140,21 +140,25 @@ class Process:
         SIGKILL to whatever of the group is left: a wrapper such as strace exits on the
         signal, and must not leave its server running."""
         if self.popen.poll() is None:
-            _signal_group(self.popen.pid, signal.SIGTERM)
+            self._signal(signal.SIGTERM)
             try:
                 self.popen.wait(timeout)
             except subprocess.TimeoutExpired:
-                _signal_group(self.popen.pid, signal.SIGKILL)
+                self._signal(signal.SIGKILL)
                 self.popen.wait()
-        _signal_group(self.popen.pid, signal.SIGKILL)
+        self._signal(signal.SIGKILL)
+
+    def _signal(self, signum: int) -> None:
+        """The process's group (_spawn makes each server lead one, which outlives a wrapper
+        such as strace), else, for a process started otherwise, the process alone."""
+        try:
+            os.killpg(self.popen.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            if self.popen.poll() is None:
+                self.popen.send_signal(signum)
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-
-def _signal_group(pgid: int, signum: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signum)
 
 
 def _spawn(
