@@ -10,8 +10,14 @@ limiter.toml (SearXNG itself always adds loopback to that list; here only what t
 says counts), or a proxy that proves itself with the ``X-Llmweb-Proxy-Token`` header equal
 to ``LLMWEB_PROXY_TOKEN`` (the compose profiles' reverse proxy, whose container address
 Docker picks) — and every other request carries its peer as ``X-Real-IP``, which is also
-what keeps SearXNG from logging an ERROR that no such header is set. The token header is
+what keeps SearXNG from logging an ERROR that no such header is set. A request presenting a
+token that does not match is put down to one address on no pass list (WRONG_TOKEN_ADDRESS),
+so that forging the header never passes as the peer's own address. The token header is
 removed before SearXNG sees the request.
+
+The WSGI server files ``X_Forwarded_For`` and ``X-Forwarded-For`` under one key, the later
+winning, so a proxy in front must drop header names with underscores (settings/upstream.caddy
+does; nginx does by default).
 
 SearXNG connects to valkey once at start and, failing, runs without the limiter for good.
 Here the limiter stays installed with a client that connects on first use, so it works as
@@ -55,6 +61,10 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 PROXY_TOKEN_ENV = "LLMWEB_PROXY_TOKEN"
 """A shared secret a reverse proxy sends in PROXY_TOKEN_HEADER to be believed; empty: none can."""
 PROXY_TOKEN_HEADER = "HTTP_X_LLMWEB_PROXY_TOKEN"  # X-Llmweb-Proxy-Token in the WSGI environment
+WRONG_TOKEN_ADDRESS = "100::1"
+"""Where a request presenting a token that does not match is said to come from: an address of
+IPv6's discard-only block (RFC 6666), on no pass list, so every such request shares one limit
+instead of passing as the proxy's (or the peer's own) address."""
 VALKEY_DOWN_LOG_SECONDS = 60.0
 """While valkey is away, the log says so at most once per this many seconds."""
 
@@ -110,7 +120,11 @@ class ForwardedHeaderGuard:
         peer = parse_address(environ.get("REMOTE_ADDR"))
         if peer is not None:
             forwarded = environ.get("HTTP_X_FORWARDED_FOR") or environ.get("HTTP_X_REAL_IP")
-            if not forwarded or not self.proxies.trusts(peer, token):
+            trusted = self.proxies.trusts(peer, token)
+            if not trusted and token is not None:
+                environ.pop("HTTP_X_FORWARDED_FOR", None)
+                environ["HTTP_X_REAL_IP"] = WRONG_TOKEN_ADDRESS
+            elif not forwarded or not trusted:
                 environ.pop("HTTP_X_FORWARDED_FOR", None)
                 environ["HTTP_X_REAL_IP"] = peer.compressed
         return self.app(environ, start_response)

@@ -118,13 +118,18 @@ PROXY = "127.0.0.2"
 
 def declared_proxy_and_narrow_loopback(settings_dir: Path) -> None:
     """limiter.toml in ``settings_dir`` with 127.0.0.2 its only declared proxy and only 127.0.0.1
-    of loopback on the pass list: other loopback addresses stand in for clients from outside."""
+    and the proxy of loopback on the pass list (a proxy's own address is on it at a real home:
+    Docker's networks are): other loopback addresses stand in for clients from outside."""
     limiter = (settings_dir / "limiter.toml").read_text()
-    limiter = limiter.replace("'127.0.0.0/8',     # this machine", "'127.0.0.1/32',    # this machine")
+    limiter = limiter.replace(
+        "'127.0.0.0/8',     # this machine", f"'127.0.0.1/32', '{PROXY}/32',    # this machine"
+    )
     limiter = limiter.replace(
         "trusted_proxies = [\n  '127.0.0.0/8',", f"trusted_proxies = [\n  '{PROXY}/32',"
     )
-    assert f"'{PROXY}/32'" in limiter and "'127.0.0.1/32'" in limiter, "limiter.toml changed shape"
+    assert f"trusted_proxies = [\n  '{PROXY}/32'" in limiter and "'127.0.0.1/32'" in limiter, (
+        "limiter.toml changed shape"
+    )
     (settings_dir / "limiter.toml").write_text(limiter)
 
 

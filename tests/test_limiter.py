@@ -145,10 +145,15 @@ def test_a_proxy_presenting_the_token_vouches_for_a_client_from_any_address(
     assert statuses_from("127.0.0.7", guarded, vouched) == [200] * 8
 
 
-def test_a_wrong_token_vouches_for_nobody(guarded: stack.Process, brave: HTTPServer) -> None:
+@pytest.mark.parametrize("source", ["127.0.0.8", "127.0.0.1"], ids=["a stranger", "a pass-listed address"])
+def test_a_wrong_token_vouches_for_nobody_not_even_the_peer_itself(
+    guarded: stack.Process, brave: HTTPServer, source: str
+) -> None:
+    """A wrong token is a forgery: what sends it is limited, even from an address on the pass list
+    (at a real home: the lan profile's Caddy, whose Docker address is on it)."""
     brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
     forged = {**BROWSER_LIKE, "X-Forwarded-For": "192.168.1.12", "X-Llmweb-Proxy-Token": PROXY_TOKEN + "x"}
-    statuses = statuses_from("127.0.0.8", guarded, forged)
+    statuses = statuses_from(source, guarded, forged)
     assert 429 in statuses, statuses
 
 

@@ -111,13 +111,21 @@ def test_searches_through_the_proxy_are_spread_over_every_replica(
     )
 
 
+# SearXNG's server files X_Forwarded_For under X-Forwarded-For's key, the later header winning
+# (and Go's proxy writes a client's underscore spellings after its own headers).
+UNDERSCORED = {"X_Forwarded_For": "127.0.0.1", "X_Real_IP": "127.0.0.1", "X_Llmweb_Proxy_Token": "forged"}
+
+
+@pytest.mark.parametrize(
+    "forged", [{}, UNDERSCORED], ids=["plain", "naming a household address with underscores"]
+)
 def test_an_outside_client_gets_one_allowance_across_the_replicas_not_one_per_replica(
-    replicas: stack.Stack, brave: HTTPServer
+    replicas: stack.Stack, brave: HTTPServer, forged: dict[str, str]
 ) -> None:
     brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([]))
     transport = httpx.HTTPTransport(local_address=OUTSIDER)
     with httpx.Client(
-        base_url=replicas.front.url, headers=BROWSER_HEADERS, transport=transport, timeout=30
+        base_url=replicas.front.url, headers={**BROWSER_HEADERS, **forged}, transport=transport, timeout=30
     ) as client:
         statuses = [
             client.get("/search", params={"q": f"z zewnątrz {n}", "format": "json"}).status_code
