@@ -440,7 +440,7 @@ def init(engine_settings: dict[str, t.Any]) -> bool:
     settings = spend.SpendSettings(
         int(monthly_budget), int(daily_budget), int(cache_seconds), int(cache_entries)
     )
-    spend.install(name, str(engine_settings.get("network") or name), base_url, settings)
+    spend.install(name, base_url, settings)
     return True
 
 

@@ -24,8 +24,11 @@ network, between the engine and Brave:
   Brave's quota, and ``/llmweb/usage`` (this module's plugin) answers the month's figures
   as JSON, which ``llmweb doctor`` prints.
 
-When valkey does not answer, searches go on uncached and uncounted, and the log says so once
-per outage.
+When valkey does not answer, searches go on uncached and uncounted, and the log says so at
+most once a minute. The budget and the cache talk to valkey through a client of their own
+that waits at most VALKEY_SECONDS for an answer, on threads of their own: SearXNG runs every
+engine's requests on one event loop per process, which a valkey that hangs (rather than
+refuses) must never hold. After a failure, valkey is left alone for VALKEY_PAUSE_SECONDS.
 
 .. code:: yaml
 
@@ -36,7 +39,9 @@ per outage.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
+import functools
 import hashlib
 import hmac
 import json
@@ -46,13 +51,14 @@ import os
 import time
 import typing as t
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import flask
 import httpx
 import valkey
-from searx import get_setting, valkeydb, webutils
+from searx import get_setting, webutils
 from searx.network.network import NETWORKS
 from searx.plugins import Plugin, PluginCfg, PluginInfo
 
@@ -74,6 +80,9 @@ THRESHOLDS = (100, 80, 50)  # percent of a budget or quota the log announces onc
 FRESH_DAY_SECONDS = 3600  # freshness=pd asks for today's web: never serve an answer older than this
 MAX_ANSWER_BYTES = 512_000  # a bigger (compressed) answer is not worth keeping
 DOWN_LOG_SECONDS = 60.0
+VALKEY_SECONDS = 1.0  # valkey on the same machine or network answers in milliseconds
+VALKEY_PAUSE_SECONDS = 10.0  # after a failure, searches go uncached and uncounted this long
+VALKEY_THREADS = 4
 USAGE_PATH = "/llmweb/usage"
 
 # KEYS: month, day. ARGV: monthly, daily budget (0: none), ms to the month's and the day's end.
@@ -178,18 +187,29 @@ def _day(epoch: float) -> str:
 class Spending:
     """The budget and the cache of one Brave engine, kept in SearXNG's valkey."""
 
-    def __init__(self, settings: SpendSettings, secret: str) -> None:
+    def __init__(self, settings: SpendSettings, secret: str, valkey_url: str | None) -> None:
         self.settings = settings
         self._secret = secret.encode()
         self._down_logged = 0.0
+        self._paused_until = 0.0
         self._scripts: dict[str, t.Any] = {}
+        # Any: valkey-py types every answer as "maybe awaitable" (its sync and async clients
+        # share stubs); this one is synchronous. It connects on first use.
+        self._client: t.Any = (
+            valkey.Valkey.from_url(
+                valkey_url, socket_timeout=VALKEY_SECONDS, socket_connect_timeout=VALKEY_SECONDS
+            )
+            if valkey_url
+            else None
+        )
 
     # --- valkey ---------------------------------------------------------------------
 
     def _db(self) -> t.Any:
-        # valkey-py types every answer as "maybe awaitable" (its sync and async clients share
-        # stubs); SearXNG's client is the synchronous one.
-        return valkeydb.client()
+        """The valkey client, or None when there is none or it failed a moment ago."""
+        if self._client is None or time.monotonic() < self._paused_until:
+            return None
+        return self._client
 
     def _script(self, db: t.Any, source: str) -> t.Any:
         if source not in self._scripts:
@@ -198,6 +218,7 @@ class Spending:
 
     def _valkey_failed(self, error: Exception) -> None:
         now = time.monotonic()
+        self._paused_until = now + VALKEY_PAUSE_SECONDS
         if now - self._down_logged > DOWN_LOG_SECONDS:
             self._down_logged = now
             log.error(
@@ -356,7 +377,7 @@ class Spending:
             "budget": {"monthly": self.settings.monthly_budget, "daily": self.settings.daily_budget},
             "cache_seconds": self.settings.cache_seconds,
         }
-        db = self._db()
+        db = self._client  # asked even while paused: the admin wants to know how it is now
         if db is None:
             return {**figures, "valkey": "not configured"}
         try:
@@ -422,25 +443,41 @@ class SpendingNetwork:
         spending = self._spending
         if method.upper() != "GET" or not url.startswith(self._base_url):
             return t.cast(httpx.Response, await self._network.request(method, url, **kwargs))
-        body = spending.cached(url)
+        body = await _off_the_loop(spending.cached, url)
         if body is not None:
             return cached_response(method, url, body)
-        spending.reserve()
+        await _off_the_loop(spending.reserve)
         response: httpx.Response = await self._network.request(method, url, **kwargs)
         if 200 <= response.status_code < 300:
-            spending.store(url, response.content)
+            await _off_the_loop(spending.store, url, response.content)
         else:
-            spending.release()
-        spending.follow_brave(response.headers)
+            await _off_the_loop(spending.release)
+        await _off_the_loop(spending.follow_brave, response.headers)
         return response
 
 
-def install(engine_name: str, network_name: str, base_url: str, settings: SpendSettings) -> Spending:
-    """Put the cache and the budget between the engine's network and Brave."""
-    spending = Spending(settings, str(get_setting("server.secret_key", "")))
+_T = t.TypeVar("_T")
+_VALKEY_WORK = ThreadPoolExecutor(VALKEY_THREADS, thread_name_prefix="llmweb-spend")
+
+
+async def _off_the_loop(call: t.Callable[..., _T], *args: t.Any) -> _T:
+    """``call(*args)`` on the budget's own threads: valkey's round trips never hold SearXNG's
+    event loop, and a hung valkey never takes the loop's default threads (its name lookups)."""
+    return await asyncio.get_running_loop().run_in_executor(_VALKEY_WORK, functools.partial(call, *args))
+
+
+def install(engine_name: str, base_url: str, settings: SpendSettings) -> Spending:
+    """Put the cache and the budget between the engine's network and Brave.
+
+    SearXNG finds an engine's network under the engine's name for every search, also when the
+    engine borrows another's (``network: other`` files that one under this name too): the
+    entry under the engine's name is the one replaced, so a borrowed network is never wrapped
+    for every engine sharing it."""
+    url = get_setting("valkey.url", None)
+    spending = Spending(settings, str(get_setting("server.secret_key", "")), str(url) if url else None)
     SPENDING[engine_name] = spending
-    NETWORKS[network_name] = SpendingNetwork(NETWORKS[network_name], spending, base_url)
-    if valkeydb.client() is None:
+    NETWORKS[engine_name] = SpendingNetwork(NETWORKS[engine_name], spending, base_url)
+    if not url:
         log.warning("%s: no valkey, so Brave's budget is not kept and answers are not cached", engine_name)
     else:
         log.info(

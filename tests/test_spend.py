@@ -3,10 +3,13 @@ SearXNG with a real valkey of each test's own (budgets are counted per deploymen
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import re
+import socket
 import subprocess
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -344,3 +347,64 @@ def test_doctor_shows_the_months_use_and_a_spent_budget(
     assert "Brave's own count (brave api): 1,999 of 2,000 requests remain" in done.stdout
     assert "answer cache (brave api): 33% of 3 searches answered from it this month, 2 kept" in done.stdout
     assert SENTINEL_KEY not in done.stdout
+
+
+class FreezingRelay:
+    """A TCP relay on loopback in front of valkey that can stop passing anything on while keeping
+    every connection open: a valkey that hangs instead of refusing."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.frozen = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"valkey://127.0.0.1:{self.listener.getsockname()[1]}/0"
+        self.sockets: list[socket.socket] = [self.listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # closed
+                return
+            server = socket.create_connection(("127.0.0.1", self.target_port))
+            self.sockets += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if not self.frozen.is_set():
+                    sink.sendall(data)
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
+
+
+def test_a_valkey_that_hangs_costs_searches_only_the_cache_and_the_count(
+    deploy: Callable[..., Deployment], brave: HTTPServer, tmp_path: Path
+) -> None:
+    """SearXNG runs every engine's requests on one event loop: the budget's valkey round trips
+    must not hold it while valkey does not answer."""
+
+    def limiter_off(settings: dict[str, Any]) -> None:
+        settings["server"]["limiter"] = False
+
+    behind = stack.start_valkey(tmp_path / "hanging-valkey")
+    relay = FreezingRelay(int(behind.url.rsplit(":", 1)[1].split("/")[0]))
+    try:
+        deployment = deploy(limiter_off, valkey_url=relay.url)
+        answers_with_one_result(brave)
+        assert deployment.search("zanim valkey zamarł")["results"]
+        relay.frozen.set()
+        for n in range(3):
+            answer = deployment.search(f"valkey zamarł {n}")
+            assert [r["url"] for r in answer["results"]] == ["https://example.org/"], answer
+            assert unresponsive(answer) == {}
+        assert len(brave.log) == 4
+        assert deployment.searxng.log_text().count("Brave answers are neither cached nor counted") == 1
+    finally:
+        relay.close()
+        behind.stop()
