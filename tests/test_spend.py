@@ -408,3 +408,23 @@ def test_a_valkey_that_hangs_costs_searches_only_the_cache_and_the_count(
     finally:
         relay.close()
         behind.stop()
+
+
+def test_the_served_stacks_counts_and_cache_survive_a_restart(
+    tmp_path: Path, brave: HTTPServer, engines_installed: None
+) -> None:
+    """scripts/serve's valkey keeps its state on disk, as docker-compose.yml's does: a restart
+    must not hand the day's budget out again."""
+    settings = write_test_settings(tmp_path / "settings", brave.url_for("").rstrip("/"), spending_as_shipped)
+    env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_SECRET": "the-same-secret-both-times"}
+    answers_with_one_result(brave)
+    usage: list[dict[str, Any]] = []
+    for query in ("przed restartem", "przed restartem"):  # the second start answers from the cache
+        with stack.running_stack(settings, tmp_path / "var", "127.0.0.1", stack.free_port(), env) as running:
+            search_json(running.front, q=query)
+            usage.append(
+                httpx.get(running.front.url + "/llmweb/usage", timeout=10).json()["engines"][ENGINE_NAME]
+            )
+    assert len(brave.log) == 1
+    assert usage[1]["month"]["requests"] == 1
+    assert usage[1]["cache"] == {"hits": 1, "misses": 1, "entries": 1}
