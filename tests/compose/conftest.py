@@ -38,6 +38,9 @@ FORGED = {
     "xff-loopback": {"X-Forwarded-For": "127.0.0.1"},
     "xff-private": {"X-Forwarded-For": "10.1.2.3"},
     "real-ip-private": {"X-Real-IP": "192.168.1.10"},
+    # SearXNG's server reads an underscore as a hyphen, the later header winning
+    "underscored": {"X_Forwarded_For": "192.168.1.10", "X_Real_IP": "10.1.2.3"},
+    "wrong-token": {"X-Forwarded-For": "192.168.1.10", "X-Llmweb-Proxy-Token": "not-the-secret"},
 }
 
 
