@@ -25,7 +25,7 @@ from hypothesis import settings as hypothesis_settings
 from loopback_guard import LEAK_LOG_VARIABLE, install
 from pytest_httpserver import HTTPServer
 
-from llmweb import stack
+from llmweb import proxy, stack
 
 # Hypothesis's per-example deadline is a timing assertion, and flaky on a busy 2-core machine.
 hypothesis_settings.register_profile("llmweb", deadline=None)
@@ -190,6 +190,17 @@ def add_brave_twin(settings: dict[str, Any]) -> None:
 def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let web_fetch read the tests' pages on 127.0.0.1, which it refuses by default."""
     monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+
+
+@pytest.fixture(scope="session")
+def caddy_installed() -> None:
+    """Fails, saying what to run, when Caddy is missing: a test never downloads it (scripts/test does)."""
+    if proxy.installed_caddy(stack.TOOLS) is None:
+        pytest.fail(
+            f"Caddy is not installed. Run scripts/test, which unpacks Debian's caddy package into "
+            f"{stack.TOOLS} before the tests start, or install caddy (apt-get install caddy).",
+            pytrace=False,
+        )
 
 
 @pytest.fixture(scope="session")
