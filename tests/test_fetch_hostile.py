@@ -18,7 +18,6 @@ import encodings
 import encodings.aliases
 import pkgutil
 import re
-import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ import httpcore
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from loopback_guard import parse_ip
 
 from bench.attacks import CANARY, INSTRUCTION, outside_fence
 from llmweb.errors import InvalidInput, LlmwebError, RedirectRefused, UpstreamStatus
@@ -128,19 +128,20 @@ def never_leaves_loopback(host: str, address: str) -> bool:
 
 
 def loopback_resolver(host: str, port: int) -> list[str]:
-    """Numeric forms as the system reads them (AI_NUMERICHOST never asks DNS) while they keep every
-    connection on loopback; any name, and any numeric form of an outside address, → 127.0.0.1.
+    """Numeric forms as the system reads them without DNS (inet_aton's legacy forms, IPv6) while
+    they keep every connection on loopback; any name, and any numeric form of an outside address,
+    → 127.0.0.1.
 
     ``1.0``, ``16843009`` or ``0x1010101`` read as public addresses (1.0.0.0, 1.1.1.1) that the
-    fetcher accepts: answering them would send a test's connection off this machine.
+    fetcher accepts: answering them would send a test's connection off this machine. The forms
+    are read in-process (loopback_guard.parse_ip), not by getaddrinfo, whose audit event cannot
+    tell the session's guard that AI_NUMERICHOST keeps a lookup off DNS.
     """
     RESOLVED.append(host)
-    try:
-        answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
-    except socket.gaierror:
+    ip = parse_ip(host)
+    if ip is None:
         return [LOOPBACK]
-    addresses = [str(sockaddr[0]) for *_, sockaddr in answers]
-    return addresses if all(never_leaves_loopback(host, a) for a in addresses) else [LOOPBACK]
+    return [str(ip)] if never_leaves_loopback(host, str(ip)) else [LOOPBACK]
 
 
 def fetch(url: str) -> FetchResult:
