@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.attacks import HOSTILE
-from bench.report import PartResult, Target, table
+from bench.report import MISSING, PartResult, Target, table
 from bench.scoring import median
 from llmweb import stack
 from llmweb.fetch import limits
@@ -178,6 +178,10 @@ class CaseResult:
     error: str = ""
     kinds: tuple[str, ...] = ()  # the error's class and every llmweb error class above it
     message: str = ""
+    # False when the case process crashed (no time) or was stopped (no memory): a figure made
+    # from such a case is missing, never 0
+    time_measured: bool = True
+    memory_measured: bool = True
 
     def refused_by(self, refusals: tuple[str, ...] | None) -> bool:
         """Refused with one of ``refusals`` (by class or a class above it)."""
@@ -206,12 +210,29 @@ def run_case(base: str, case: Case) -> CaseResult:
             cmd, capture_output=True, text=True, env=env, cwd=stack.REPO, timeout=CASE_SECONDS
         )
     except subprocess.TimeoutExpired:
-        seconds = [float(CASE_SECONDS)]
+        seconds = [float(CASE_SECONDS)]  # at least this long
         return CaseResult(
-            False, seconds, 0, 0, "", error="did not end", message=f"stopped after {CASE_SECONDS} s"
+            False,
+            seconds,
+            0,
+            0,
+            "",
+            error="did not end",
+            message=f"stopped after {CASE_SECONDS} s",
+            memory_measured=False,
         )
     if done.returncode != 0:
-        return CaseResult(False, [0.0], 0, 0, "", error="crashed", message=done.stderr[-300:])
+        return CaseResult(
+            False,
+            [],
+            0,
+            0,
+            "",
+            error="crashed",
+            message=done.stderr[-300:],
+            time_measured=False,
+            memory_measured=False,
+        )
     # the last line: a library may print before it
     return CaseResult(**json.loads(done.stdout.strip().splitlines()[-1]))
 
@@ -267,20 +288,25 @@ def run(workdir: Path) -> PartResult:
             got = run_case(base, case)
             methods = got.method or methods
             timing = (
-                f"{median(got.seconds) * 1000:.0f} ms (median of {case.repeat})"
+                "not measured"
+                if not got.time_measured
+                else f"{median(got.seconds) * 1000:.0f} ms (median of {case.repeat})"
                 if case.repeat > 1
                 else f"{got.seconds[0]:.2f} s"
             )
-            baseline = f"{got.tree_baseline_kib / 1024:.0f} MB"
-            grown = f"{got.tree_grown_mb:.1f} MB"
-            rows.append((case.label, timing, baseline, grown, f"{got.grown_mb:.1f} MB", got.outcome()))
+            if got.memory_measured:
+                baseline = f"{got.tree_baseline_kib / 1024:.0f} MB"
+                grown, own = f"{got.tree_grown_mb:.1f} MB", f"{got.grown_mb:.1f} MB"
+            else:
+                baseline = grown = own = "not measured"
+            rows.append((case.label, timing, baseline, grown, own, got.outcome()))
             part.say(f"{case.label}: {got.outcome()[:80]}, {timing}, +{got.tree_grown_mb:.1f} MB")
             if case in hostile_cases:
                 part.targets.append(_hostile_target(case, got))
                 hostile_results.append(got)
             elif case.path == "/page-5m":
-                part.figure("page_5mb_seconds", median(got.seconds))
-                part.figure("page_5mb_peak_mb", got.tree_grown_mb)
+                part.figure("page_5mb_seconds", median(got.seconds) if got.time_measured else MISSING)
+                part.figure("page_5mb_peak_mb", got.tree_grown_mb if got.memory_measured else MISSING)
             elif case.refusals is not None:
                 refused = got.refused_by(case.refusals)
                 part.targets.append(
@@ -291,8 +317,13 @@ def run(workdir: Path) -> PartResult:
                         refused and got.tree_grown_mb < MEMORY_TARGET_MB,
                     )
                 )
-    part.figure("hostile_slowest_seconds", max(max(got.seconds) for got in hostile_results))
-    part.figure("hostile_peak_mb", max(got.tree_grown_mb for got in hostile_results))
+    # one case without a measurement leaves the figure missing: its floor then fails (bench/floors.py)
+    timed = all(got.time_measured for got in hostile_results)
+    weighed = all(got.memory_measured for got in hostile_results)
+    part.figure(
+        "hostile_slowest_seconds", max(max(got.seconds) for got in hostile_results) if timed else MISSING
+    )
+    part.figure("hostile_peak_mb", max(got.tree_grown_mb for got in hostile_results) if weighed else MISSING)
     part.figure(
         "hostile_not_refused",
         sum(not _refused(case, got) for got, case in zip(hostile_results, hostile_cases, strict=True)),
@@ -334,8 +365,15 @@ def _refused(case: Case, got: CaseResult) -> bool:
 
 def _hostile_target(case: Case, got: CaseResult) -> Target:
     refusals = case.refusals or ()
-    seconds = max(got.seconds)
     ended = _refused(case, got)
+    if not (got.time_measured and got.memory_measured):
+        return Target(
+            f"{case.label}: ends within the deadline, bounded memory",
+            f"{' or '.join(refusals)}, ≤ {limits.TIMEOUT_SECONDS + STOP_SECONDS:g} s, < {HOSTILE_MEMORY_TARGET_MB} MB",
+            f"{got.error}: not measured",
+            False,
+        )
+    seconds = max(got.seconds)
     return Target(
         f"{case.label}: ends within the deadline, bounded memory",
         f"{' or '.join(refusals)}, ≤ {limits.TIMEOUT_SECONDS + STOP_SECONDS:g} s, < {HOSTILE_MEMORY_TARGET_MB} MB",

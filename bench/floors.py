@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,6 +33,9 @@ def check(
                 failures.append(f"{where}: not measured (floor {dict(bound)})")
                 continue
             value = figures[name]
+            if math.isnan(value):  # bench/report.py MISSING: the run could not measure it
+                failures.append(f"{where}: not measured in this run (floor {dict(bound)})")
+                continue
             if "min" in bound and value < bound["min"]:
                 failures.append(f"{where} = {value:.4g}, below its floor {bound['min']}")
             if "max" in bound and value > bound["max"]:

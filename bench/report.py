@@ -14,6 +14,9 @@ from pathlib import Path
 from bench.paths import REPO
 from llmweb import stack
 
+MISSING = float("nan")
+"""A figure the run could not measure (a case crashed): never 0, which would pass a ceiling."""
+
 
 @dataclass
 class Target:
@@ -35,7 +38,8 @@ class PartResult:
     seconds: float = 0.0
 
     def figure(self, name: str, value: float) -> float:
-        """Record a figure that bench/floors.toml may hold to a floor (``scripts/bench --check``)."""
+        """Record a figure that bench/floors.toml may hold to a floor (``scripts/bench --check``);
+        MISSING for one the run could not measure, which fails any floor it has."""
         self.figures[name] = float(value)
         return value
 

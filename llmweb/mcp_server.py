@@ -159,22 +159,13 @@ def run(args: argparse.Namespace) -> int:
         anyio.run(serve_stdio, server)
         return 0
     allow_hosts: list[str] = args.allow_host or []
-    if _is_every_address(args.host) and not allow_hosts:
-        print(
-            f"error: --host {args.host} listens on every address, so no address can stand for the server in "
-            "the Host header it checks. Name the addresses or host names clients use with --allow-host "
-            "(e.g. --allow-host 192.168.1.5 --allow-host pc.lan), or bind one address with --host.",
-            file=sys.stderr,
-        )
+    refusal = bind_refusal(args.host, allow_hosts)
+    if refusal:
+        print(refusal, file=sys.stderr)
         return exits.USAGE
-    if not _is_loopback(args.host):
-        names = ", ".join(request_guard(args.host, args.http, allow_hosts).allowed_hosts)
-        print(
-            f"WARNING: serving MCP on {args.host}, beyond this machine. Anyone who can reach this port can "
-            f"search (spending the Brave quota) and fetch pages through it. Requests are answered only when "
-            f"their Host is one of: {names}.",
-            file=sys.stderr,
-        )
+    warning = beyond_loopback_warning(args.host, args.http, allow_hosts)
+    if warning:
+        print(warning, file=sys.stderr)
     print(
         f"llmweb MCP server on http://{_url_host(args.host)}:{args.http}{HTTP_PATH}",
         file=sys.stderr,
@@ -185,6 +176,29 @@ def run(args: argparse.Namespace) -> int:
         serve = functools.partial(serve_http, server, host=args.host, port=args.http, allow_hosts=allow_hosts)
         anyio.run(serve)
     return 0
+
+
+def bind_refusal(host: str, allow_hosts: Sequence[str]) -> str | None:
+    """Why ``--host`` cannot be served as given (checked before anything binds), or None."""
+    if _is_every_address(host) and not allow_hosts:
+        return (
+            f"error: --host {host} listens on every address, so no address can stand for the server in "
+            "the Host header it checks. Name the addresses or host names clients use with --allow-host "
+            "(e.g. --allow-host 192.168.1.5 --allow-host pc.lan), or bind one address with --host."
+        )
+    return None
+
+
+def beyond_loopback_warning(host: str, port: int, allow_hosts: Sequence[str]) -> str | None:
+    """What an admin must know before the server listens beyond this machine; None on loopback."""
+    if _is_loopback(host):
+        return None
+    names = ", ".join(request_guard(host, port, allow_hosts).allowed_hosts)
+    return (
+        f"WARNING: serving MCP on {host}, beyond this machine. Anyone who can reach this port can "
+        f"search (spending the Brave quota) and fetch pages through it. Requests are answered only when "
+        f"their Host is one of: {names}."
+    )
 
 
 def _is_loopback(host: str) -> bool:

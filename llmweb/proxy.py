@@ -61,17 +61,24 @@ http://:{port} {{
 """
 
 
-def find_caddy(tools: Path) -> Path:
-    """The caddy on PATH, else Debian's package unpacked under ``tools`` (fetched once, no root)."""
+def installed_caddy(tools: Path) -> Path | None:
+    """The caddy on PATH, else Debian's package already unpacked under ``tools``; None fetches nothing."""
     on_path = shutil.which("caddy")
     if on_path:
         return Path(on_path)
     unpacked = tools / DEBIAN_PACKAGE / "usr" / "bin" / "caddy"
-    if not unpacked.exists():
+    return unpacked if unpacked.exists() else None
+
+
+def find_caddy(tools: Path) -> Path:
+    """The caddy on PATH, else Debian's package unpacked under ``tools`` (fetched once, no root)."""
+    found = installed_caddy(tools)
+    if found is None:
         _unpack_debian_package(tools / DEBIAN_PACKAGE)
-    if not unpacked.exists():
+        found = installed_caddy(tools)
+    if found is None:
         raise CaddyMissing(MISSING)
-    return unpacked
+    return found
 
 
 def _unpack_debian_package(into: Path) -> None:

@@ -11,8 +11,14 @@ inside the browser, and whatever is not bypassed for loopback goes to a proxy ad
 loopback where nothing listens. Chromium 156 still asks, with these flags, for its on-device
 model manifest (update.googleapis.com) and for Google accounts (accounts.google.com): the
 proxy refuses both on 127.0.0.1. Its resolver also connects a UDP socket to Google's public
-DNS address to learn whether IPv6 has a route (net/dns ``kIPv6ProbeAddress``); a UDP connect
-sends nothing. The browser's net log (``--log-net-log``) records every socket it opens, so
+DNS address (IPV6_PROBE_ADDRESS) to learn whether IPv6 has a route; a UDP connect sends nothing
+(it only asks the kernel for a route and a source address). No switch stops this: in
+net/dns/host_resolver_manager.cc every resolve request, an IP literal such as 127.0.0.1
+included, first runs ``StartIPv6ReachabilityCheck`` (``RequestImpl::DoIPv6Reachability``),
+which probes ``kIPv6ProbeAddress`` unless the connection is Wi-Fi; the
+``EnableIPv6ReachabilityOverride`` feature only overrides how the result is used, not the
+probe, and ``--host-resolver-rules`` maps names before the manager, not around it. The
+browser's net log (``--log-net-log``) records every socket it opens, so
 a test can check all of this: :func:`connections`.
 """
 
@@ -36,6 +42,7 @@ INSTALL_HINT = "scripts/test installs Debian's chromium package (needs root and 
 # against hanging the suite, not a speed check (a page here loads in well under a second).
 PATIENCE = 30.0
 NO_SUCH_PROXY = "http://127.0.0.1:9"  # the discard port; connections there are refused
+IPV6_PROBE_ADDRESS = "2001:4860:4860::8888"  # Chromium's kIPv6ProbeAddress (see above)
 
 FLAGS = [
     "--headless",

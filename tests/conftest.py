@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,9 +22,10 @@ import httpx
 import pytest
 import yaml
 from hypothesis import settings as hypothesis_settings
+from loopback_guard import LEAK_LOG_VARIABLE, install
 from pytest_httpserver import HTTPServer
 
-from llmweb import stack
+from llmweb import proxy, stack
 
 # Hypothesis's per-example deadline is a timing assertion, and flaky on a busy 2-core machine.
 hypothesis_settings.register_profile("llmweb", deadline=None)
@@ -43,6 +46,48 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--compose", action="store_true", help="run tests/compose: docker-compose.yml on a real Docker engine"
     )
+
+
+# Steps off loopback (tests/loopback_guard.py) this process made, and the file Python
+# subprocesses started with guarded_env write theirs to. Not for tests/compose, whose
+# containers legitimately talk over their Docker networks.
+LEFT_LOOPBACK: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--compose"):
+        return
+    handle, path = tempfile.mkstemp(prefix="llmweb-left-loopback-", suffix=".log")
+    os.close(handle)
+    os.environ[LEAK_LOG_VARIABLE] = path
+    install(LEFT_LOOPBACK.append)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not config.getoption("--compose"):
+        Path(os.environ.pop(LEAK_LOG_VARIABLE)).unlink(missing_ok=True)
+
+
+def _steps_off_loopback() -> list[str]:
+    """Every step off loopback so far, in this process and in guarded subprocesses."""
+    log = Path(os.environ.get(LEAK_LOG_VARIABLE, "") or os.devnull)
+    return LEFT_LOOPBACK + log.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+@pytest.fixture(autouse=True)
+def stays_on_loopback(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fails the test that tried to leave loopback, even when the code under test swallowed the error."""
+    before = len(_steps_off_loopback())
+    yield
+    new = _steps_off_loopback()[before:]
+    if new and not request.config.getoption("--compose"):
+        pytest.fail("\n".join(new), pytrace=False)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Steps made outside any test (session fixtures, threads left running) fail the session too."""
+    if not session.config.getoption("--compose") and _steps_off_loopback():
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -68,6 +113,9 @@ def keep_artifact(path: Path) -> Path:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for kept in _kept_artifacts:
         terminalreporter.write_line(f"artifact: {kept}")
+    if not terminalreporter.config.getoption("--compose"):
+        for step in _steps_off_loopback():
+            terminalreporter.write_line(f"LEFT LOOPBACK: {step}", red=True)
 
 
 def load_engine_module(name: str = "llmwebbrave") -> Any:
@@ -147,6 +195,17 @@ def add_brave_twin(settings: dict[str, Any]) -> None:
 def allow_test_servers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let web_fetch read the tests' pages on 127.0.0.1, which it refuses by default."""
     monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+
+
+@pytest.fixture(scope="session")
+def caddy_installed() -> None:
+    """Fails, saying what to run, when Caddy is missing: a test never downloads it (scripts/test does)."""
+    if proxy.installed_caddy(stack.TOOLS) is None:
+        pytest.fail(
+            f"Caddy is not installed. Run scripts/test, which unpacks Debian's caddy package into "
+            f"{stack.TOOLS} before the tests start, or install caddy (apt-get install caddy).",
+            pytrace=False,
+        )
 
 
 @pytest.fixture(scope="session")

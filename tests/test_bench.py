@@ -12,6 +12,7 @@ import pytest
 
 from bench import docs_corpus, floors, scoring
 from bench.fake_brave import answer_index
+from bench.report import MISSING
 
 
 def test_identical_texts_score_one() -> None:
@@ -123,6 +124,13 @@ def test_a_figure_above_its_ceiling_is_named() -> None:
         {"spend": {"cache_hit_p50_ms": 80.0}}, {"spend": {"cache_hit_p50_ms": {"max": 50}}}
     )
     assert failures == ["spend.cache_hit_p50_ms = 80, above its ceiling 50"]
+
+
+def test_a_figure_the_run_could_not_measure_fails_its_ceiling() -> None:
+    failures = floors.check(
+        {"fetch": {"hostile_peak_mb": MISSING}}, {"fetch": {"hostile_peak_mb": {"max": 150}}}
+    )
+    assert failures == ["fetch.hostile_peak_mb: not measured in this run (floor {'max': 150})"]
 
 
 def test_a_part_that_did_not_run_is_not_checked_but_a_missing_figure_fails() -> None:

@@ -19,6 +19,7 @@ from conftest import (
     brave_answer,
     brave_rejects_the_key,
 )
+from loopback_guard import guarded_env
 from pytest_httpserver import HTTPServer
 
 from llmweb import stack
@@ -35,7 +36,7 @@ def llmweb(*args: str, env: dict[str, str] | None = None) -> subprocess.Complete
         [str(LLMWEB), *args],
         capture_output=True,
         text=True,
-        env={**os.environ, **(env or {})},
+        env=guarded_env({**os.environ, **(env or {})}),  # no DNS, nothing beyond loopback
         timeout=120,  # a guard against a hung child, not a timing assertion
     )
 
@@ -152,9 +153,9 @@ def test_a_json_failure_is_an_error_object_with_type_and_message() -> None:
         ["search", "q", "--page", "two"],
         ["search", "q", "--time-range", "decade"],
         ["search", "q", "--lang", "english please", "--searxng-url", NOWHERE],
-        ["fetch", "https://example.org/", "--max-chars", "10"],
-        ["fetch", "example.org"],
-        ["browse", "https://example.org/"],
+        ["fetch", f"{NOWHERE}/", "--max-chars", "10"],
+        ["fetch", NOWHERE.removeprefix("http://")],  # no scheme
+        ["browse", f"{NOWHERE}/"],
     ],
 )
 def test_unusable_arguments_exit_64(args: list[str]) -> None:

@@ -696,12 +696,34 @@ def test_merging_never_loses_a_snippets_words(description: str, extra: list[str 
         assert words in merged
 
 
-@given(st.text(), st.lists(st.text(), max_size=6))
-def test_merging_any_text_keeps_every_excerpts_text(description: str, extra: list[str]) -> None:
-    # markup, entities and odd spacing included: each excerpt's cleaned text is in the result
-    merged = engine.merge_snippets(description, extra).casefold()
-    for piece in [description, *extra]:
-        assert engine._comparable(engine.clean_snippet(piece)) in merged
+# An excerpt as Brave may send it, and the plain text a reader must find of it: words with
+# characters that arrive as entities, highlight tags around some words, and spacing or line
+# breaks of any kind between them.
+WORD = st.text(alphabet=string.ascii_letters + string.digits + "&<>\"'", min_size=1, max_size=8)
+ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+HIGHLIGHTS = ["{}", "<strong>{}</strong>", "<b>{}</b>", "<em>{}</em>", "<MARK>{}</MARK>"]
+GAPS = [" ", "  ", "\n", "\t", "<br>", " <br/> "]
+
+
+@st.composite
+def marked_up_excerpt(draw: st.DrawFn) -> tuple[str, str]:
+    """(the excerpt as sent, its words as plain text with single spaces)."""
+    words = draw(st.lists(WORD, min_size=1, max_size=6))
+    sent = draw(st.sampled_from(GAPS))
+    for word in words:
+        # quotes arrive either way; & < > always as entities (a bare "&amp" would itself be one)
+        encoded = "".join(ENTITIES.get(c, c) if draw(st.booleans()) or c in "&<>" else c for c in word)
+        sent += draw(st.sampled_from(HIGHLIGHTS)).format(encoded) + draw(st.sampled_from(GAPS))
+    return sent, " ".join(words)
+
+
+@given(marked_up_excerpt(), st.lists(marked_up_excerpt(), max_size=6))
+def test_merging_marked_up_excerpts_keeps_each_ones_plain_text(
+    description: tuple[str, str], extra: list[tuple[str, str]]
+) -> None:
+    merged = engine.merge_snippets(description[0], [sent for sent, _ in extra]).casefold()
+    for _, plain in [description, *extra]:
+        assert plain.casefold() in merged
 
 
 @given(st.one_of(st.none(), st.text()), st.one_of(st.none(), st.text()))

@@ -4,9 +4,10 @@ Every page comes from a server on 127.0.0.1 that sends exactly the status, heade
 a test scripts, byte for byte. No generated host name reaches DNS: the fuzz passes
 ``resolver=loopback_resolver`` (web_fetch's resolver seam, which replaces only the step from
 name to addresses; every address is still judged), which reads numeric forms as the system
-does and answers 127.0.0.1 for every other name. So valid IDNA edge cases (punycode, mixed
-scripts) travel the whole way to the test server, while names the URL check refuses never
-reach any resolver at all, which the fuzz also asserts.
+does when they stay on loopback (or the fetcher's judge refuses them) and answers 127.0.0.1
+for every other name and number. So valid IDNA edge cases (punycode, mixed scripts) travel
+the whole way to the test server, while names the URL check refuses never reach any resolver
+at all, which the fuzz also asserts.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import encodings
 import encodings.aliases
 import pkgutil
 import re
-import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,11 +28,12 @@ import httpcore
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from loopback_guard import parse_ip
 
 from bench.attacks import CANARY, INSTRUCTION, outside_fence
 from llmweb.errors import InvalidInput, LlmwebError, RedirectRefused, UpstreamStatus
 from llmweb.fetch import FetchResult, web_fetch
-from llmweb.fetch.addresses import parse_allow_list
+from llmweb.fetch.addresses import judge_address, parse_address, parse_allow_list
 from llmweb.fetch.content import decode_text
 from llmweb.fetch.transport import resolve_public_address
 from llmweb.render import render_error, render_fetch
@@ -108,14 +109,39 @@ def scripted() -> Iterator[ScriptedServer]:
 RESOLVED: list[str] = []  # every name the fuzz's resolver was asked for
 
 
+FUZZ_ALLOW = parse_allow_list(LOOPBACK)
+
+
+def never_leaves_loopback(host: str, address: str) -> bool:
+    """True when web_fetch, allowed only 127.0.0.1, would connect to ``address`` on loopback or not at all.
+
+    The fetcher's own judge says what it refuses; of what it permits, only a loopback address
+    (IPv4-mapped forms included) stays on this machine: the NAT64 or 6to4 form of 127.0.0.1 is
+    permitted by the allow list, yet a connection to it would leave.
+    """
+    ip = parse_address(address)
+    if ip is None:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    loopback = ip.is_loopback or (mapped is not None and mapped.is_loopback)
+    return loopback or judge_address(host, ip, FUZZ_ALLOW) is not None
+
+
 def loopback_resolver(host: str, port: int) -> list[str]:
-    """Numeric forms as the system reads them (AI_NUMERICHOST never asks DNS); any name → 127.0.0.1."""
+    """Numeric forms as the system reads them without DNS (inet_aton's legacy forms, IPv6) while
+    they keep every connection on loopback; any name, and any numeric form of an outside address,
+    → 127.0.0.1.
+
+    ``1.0``, ``16843009`` or ``0x1010101`` read as public addresses (1.0.0.0, 1.1.1.1) that the
+    fetcher accepts: answering them would send a test's connection off this machine. The forms
+    are read in-process (loopback_guard.parse_ip), not by getaddrinfo, whose audit event cannot
+    tell the session's guard that AI_NUMERICHOST keeps a lookup off DNS.
+    """
     RESOLVED.append(host)
-    try:
-        answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
-    except socket.gaierror:
+    ip = parse_ip(host)
+    if ip is None:
         return [LOOPBACK]
-    return [str(sockaddr[0]) for *_, sockaddr in answers]
+    return [str(ip)] if never_leaves_loopback(host, str(ip)) else [LOOPBACK]
 
 
 def fetch(url: str) -> FetchResult:

@@ -19,12 +19,13 @@ import anyio
 import httpx
 import pytest
 from conftest import BRAVE_PATH, brave_answer, brave_result
+from loopback_guard import guarded_env
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult, TextContent
 from pytest_httpserver import HTTPServer
 
 from llmweb import stack
-from llmweb.mcp_server import request_guard
+from llmweb.mcp_server import beyond_loopback_warning, bind_refusal, request_guard
 from llmweb.tools import run_tool_call, tool_definitions
 
 LLMWEB = str(Path(sys.executable).with_name("llmweb"))
@@ -33,7 +34,7 @@ T = TypeVar("T")
 
 def over_stdio(command: list[str], env: dict[str, str], session: Callable[[Client], Awaitable[T]]) -> T:
     """Start the server as the SDK starts a stdio server, and run ``session`` against it."""
-    parameters = StdioServerParameters(command=command[0], args=command[1:], env=env)
+    parameters = StdioServerParameters(command=command[0], args=command[1:], env=guarded_env(env))
 
     async def main() -> T:
         async with Client(parameters) as client:
@@ -133,6 +134,7 @@ def mcp_over_http(host: str, *args: str) -> Iterator[tuple[str, int]]:
         [LLMWEB, "mcp", "--http", str(port), "--host", host, *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        env=guarded_env(),
     )
     try:
         deadline = time.monotonic() + 30  # a guard against a server that never starts
@@ -223,29 +225,31 @@ def test_http_on_another_loopback_address_serves_a_client_that_uses_its_address(
     assert set(schemas) == {"web_search", "web_fetch"}
 
 
-def test_http_on_every_address_without_allowed_names_refuses_to_start() -> None:
-    # refused before anything binds: nothing listens beyond loopback, even for a moment
-    done = subprocess.run(
-        [LLMWEB, "mcp", "--http", str(stack.free_port()), "--host", "0.0.0.0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 64
-    assert "--allow-host" in done.stderr
+# The checks that guard a bind beyond loopback are tested as the values they return: a test
+# never binds, or asks the server to bind, any address but loopback (not even to see it fail).
 
 
-def test_http_beyond_loopback_warns_and_names_the_hosts_it_answers() -> None:
-    # 192.0.2.1 (documentation) is no address of this machine: the bind fails, nothing listens
-    done = subprocess.run(
-        [LLMWEB, "mcp", "--http", "8765", "--host", "192.0.2.1", "--allow-host", "PC.lan"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    warning = done.stderr.split("\n", 1)[0]
-    assert warning.startswith("WARNING: serving MCP on 192.0.2.1")
+def test_a_bind_on_every_address_without_allowed_names_is_refused_with_what_to_pass() -> None:
+    refusal = bind_refusal("0.0.0.0", [])
+    assert refusal is not None and "--allow-host" in refusal
+
+
+def test_a_bind_on_every_ipv6_address_without_allowed_names_is_refused() -> None:
+    assert bind_refusal("::", []) is not None
+
+
+def test_a_bind_on_every_address_with_an_allowed_name_is_served() -> None:
+    assert bind_refusal("0.0.0.0", ["pc.lan"]) is None
+
+
+def test_a_bind_beyond_loopback_warns_and_names_the_hosts_it_answers() -> None:
+    warning = beyond_loopback_warning("192.0.2.1", 8765, ["PC.lan"])
+    assert warning is not None and warning.startswith("WARNING: serving MCP on 192.0.2.1")
     assert "192.0.2.1:8765, pc.lan:8765." in warning
+
+
+def test_a_bind_on_another_loopback_address_warns_of_nothing() -> None:
+    assert beyond_loopback_warning("127.0.0.2", 8765, []) is None
 
 
 def test_a_bind_beyond_loopback_answers_neither_localhost_nor_other_names() -> None:

@@ -144,9 +144,21 @@ def test_rewrites_of_any_string_point_only_at_github_raw_hosts(text: str) -> Non
 
 
 @given(st.text())
-def test_rewrites_of_any_github_path_stay_on_github_and_keep_the_path(path: str) -> None:
+def test_rewrites_of_any_github_path_stay_on_github(path: str) -> None:
     for host in ("https://github.com/", "https://gist.github.com/"):
         for raw in (rewrite_github_blob(host + path), rewrite_gist(host + path)):
             assert raw is None or raw.startswith(RAW_HOSTS)
         hint = github_cli_hint(host + path)
         assert hint is None or hint.startswith("gh ")
+
+
+SEGMENT = st.text(alphabet="abcxyzABC019._-", min_size=1, max_size=10).filter(lambda s: s not in (".", ".."))
+
+
+@given(SEGMENT, SEGMENT, st.lists(SEGMENT, min_size=1, max_size=2), st.lists(SEGMENT, min_size=1, max_size=4))
+def test_a_blob_address_becomes_the_raw_file_with_its_owner_repo_ref_and_path_kept(
+    owner: str, repo: str, ref: list[str], path: list[str]
+) -> None:
+    tail = "/".join([*ref, *path])
+    raw = rewrite_github_blob(f"https://github.com/{owner}/{repo}/blob/{tail}")
+    assert raw == f"https://raw.githubusercontent.com/{owner}/{repo}/{tail}"

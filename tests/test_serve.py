@@ -154,7 +154,7 @@ def listening_on(port: int, among: list[int]) -> int:
 
 
 def test_serve_with_replicas_answers_through_caddy_and_starts_a_crashed_replica_again(
-    tmp_path: Path, brave: HTTPServer
+    tmp_path: Path, brave: HTTPServer, caddy_installed: None
 ) -> None:
     if not Path("/proc").is_dir():
         pytest.skip("needs /proc to find the server's child processes")
