@@ -199,6 +199,16 @@ def test_an_allowed_ipv4_address_also_opens_its_ipv4_mapped_form() -> None:
     assert judge_address("x", "::ffff:127.0.0.1", parse_allow_list("127.0.0.1")) is None
 
 
+@pytest.mark.parametrize(
+    "address",
+    ["64:ff9b::7f00:1", "64:ff9b:1::7f00:1", "2002:7f00:1::1", "2001:0:4136:e378:8000:63bf:80ff:fffe"],
+    ids=["NAT64", "local-use NAT64", "6to4", "Teredo"],
+)
+def test_an_allowed_ipv4_address_does_not_open_a_relay_carrying_it(address: str) -> None:
+    """These reach a translator or relay (another machine) that would pass the traffic on."""
+    assert judge_address("x", address, parse_allow_list("127.0.0.1")) is not None
+
+
 def test_allow_list_entries_are_comma_separated_and_trimmed() -> None:
     allow = parse_allow_list(" 10.0.0.0/8 , wiki.home ,, fd00::/8 ")
     assert judge_address("a", "10.9.9.9", allow) is None

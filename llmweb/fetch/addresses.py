@@ -198,13 +198,18 @@ class AllowList:
     networks: tuple[Network, ...] = field(default=())
 
     def permits(self, host: str, value: Address | str) -> bool:
-        """True when ``host`` is listed by name or ``value`` lies in a listed network."""
+        """True when ``host`` is listed by name or ``value`` lies in a listed network.
+
+        An IPv4-mapped address (``::ffff:10.0.0.5``) is its IPv4 address, so it counts as that;
+        the other forms that carry an IPv4 address (6to4, NAT64, Teredo) reach a relay or a
+        translator, another machine, so allowing 10.0.0.5 does not allow them."""
         if _normalise_host(host) in self.hosts:
             return True
         ip = parse_address(value)
         if ip is None:
             return False
-        candidates: list[Address] = [ip, *(v4 for v4, _ in embedded_ipv4(ip))]
+        mapped = ip.ipv4_mapped if isinstance(ip, IPv6Address) else None
+        candidates: list[Address] = [ip] if mapped is None else [ip, mapped]
         return any(c in net for c in candidates for net in self.networks if c.version == net.version)
 
 
