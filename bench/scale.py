@@ -390,7 +390,7 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
         f"Brave wait, 32 clients): {hits_one.got.per_second:.0f}/s with one replica, {hits_two.got.per_second:.0f}/s "
         f"with two ({few} threads each: {few_hits_one.got.per_second:.0f}/s and {few_hits_two.got.per_second:.0f}/s). "
         "So raise GRANIAN_BLOCKING_THREADS first (it costs next to no memory); add replicas for more "
-        "cores, and so that one crash costs nothing."
+        "cores, and so that one crash costs next to nothing (only the answers it was sending)."
         + (
             f" At 128 clients with {few} threads the queue outgrows the clients' {load.REQUEST_TIMEOUT:.0f} s "
             "timeout: searches given up on still cost their replica, so fewer are answered (overload, not capacity)."

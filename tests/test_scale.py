@@ -204,7 +204,12 @@ class Load:
                     self.failed.append(problem)
 
 
-def test_a_replica_killed_mid_load_costs_no_answer_and_takes_searches_again_once_restarted(
+# What a client sees of an answer whose replica died while writing it: Caddy had passed the
+# answer's headers on, so it cannot try the search elsewhere.
+CUT_OFF = "peer closed connection without sending complete message body"
+
+
+def test_a_replica_killed_mid_load_loses_at_most_the_answers_it_was_writing_and_rejoins(
     replicas: stack.Stack, brave: HTTPServer
 ) -> None:
     answer_numbered_results(brave, 2)
@@ -220,7 +225,11 @@ def test_a_replica_killed_mid_load_costs_no_answer_and_takes_searches_again_once
         victim.process.popen.wait()
         killed_at = load.answered
         assert eventually(lambda: load.answered >= killed_at + 60, seconds=300)
-    assert load.failed == []
+    # A search the replica had not begun answering is tried again on the other one; only an
+    # answer it was in the middle of sending (one per blocking thread at most) is lost.
+    cut_off = [problem for problem in load.failed if CUT_OFF in problem]
+    assert load.failed == cut_off, load.failed
+    assert len(cut_off) <= int(stack.BLOCKING_THREADS), cut_off
     victim.start()
 
     def search() -> None:
