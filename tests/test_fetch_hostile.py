@@ -281,6 +281,14 @@ def test_a_retry_after_date_is_given_in_iso_form(scripted: ScriptedServer) -> No
     assert "2026-10-21T07:28:00Z" in text
 
 
+def test_a_retry_after_date_past_the_last_year_a_clock_holds_counts_as_absent(
+    scripted: ScriptedServer,
+) -> None:
+    # 23:00 at -01:00 on the last day of 9999 is midnight of year 10000 in UTC
+    text = answer(scripted.answer(429, [("Retry-After", "Fri, 31 Dec 9999 23:00:00 -0100")]))
+    assert "429" in text and "Wait a while" in text
+
+
 def test_a_redirect_to_an_address_that_is_no_web_address_is_not_quoted(scripted: ScriptedServer) -> None:
     text = answer(scripted.answer(302, [("Location", f"note:{INSTRUCTION}")]))
     assert "not an http or https address" in text
@@ -356,6 +364,13 @@ HEADER_TEXT = st.text(
 )
 # each codec as likely as each alias: a handful of codecs (rot13, base64, …) have many aliases
 HOSTILE_TEXT = HEADER_TEXT | st.just(INSTRUCTION)
+# HTTP dates at and past the ends of the years datetime holds, once converted to UTC
+RETRY_DATE = st.builds(
+    lambda day, year, zone: f"{day} {year} 23:59:59 {zone}",
+    st.sampled_from(["Fri, 31 Dec", "Mon, 01 Jan"]),
+    st.sampled_from(["0001", "0099", "1900", "9999", "10000", "99999999"]),
+    st.sampled_from(["GMT", "-0000", "+0000", "-0100", "+2359", "-2359", "+9999"]),
+)
 LABEL = (
     st.sampled_from(CODEC_NAMES) | st.sampled_from(CODEC_LABELS) | HEADER_TEXT.filter(lambda s: ";" not in s)
 )
@@ -430,7 +445,7 @@ def valid_dns_name(host: str) -> bool:
     status=STATUS,
     content_type=st.none() | CONTENT_TYPE,
     body=BODY,
-    retry_after=st.none() | HOSTILE_TEXT,
+    retry_after=st.none() | HOSTILE_TEXT | RETRY_DATE,
     location=st.none()
     | HOSTILE_TEXT
     | HOST.map(lambda host: f"http://{host}/next")
