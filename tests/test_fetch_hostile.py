@@ -13,6 +13,7 @@ at all, which the fuzz also asserts.
 from __future__ import annotations
 
 import codecs
+import json
 import contextlib
 import encodings
 import encodings.aliases
@@ -482,3 +483,27 @@ def test_any_host_name_ends_in_a_result_or_an_llmweb_error_and_only_valid_names_
     if isinstance(result, InvalidInput):
         assert RESOLVED == []  # refused before any resolver saw the name
     assert capfd.readouterr().err == ""
+
+
+# --- text that no UTF-8 writer accepts ---------------------------------------------------
+
+LONE_SURROGATE_STATE = (
+    "<html><head><title>Zupa</title><script>window.__STATE__ = "
+    + json.dumps({"article": {"body": "Zupa \ud800 pomidorowa. " + "Gotuj ją długo i cierpliwie. " * 20}})
+    + ";</script></head><body><p>x</p></body></html>"
+).encode()  # json.dumps writes the surrogate as the escape "\ud800"
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("text/html; charset=utf-8", LONE_SURROGATE_STATE),
+        ("application/json", b'{"name": "Zupa \\ud800 pomidorowa", "pair": "\\ud83d\\ude00"}'),
+    ],
+)
+def test_a_json_escaped_lone_surrogate_becomes_a_replacement_character(
+    scripted: ScriptedServer, content_type: str, body: bytes
+) -> None:
+    result = fetch(scripted.answer(200, [("Content-Type", content_type)], body))
+    assert "Zupa \ufffd pomidorowa" in result.text
+    assert json.loads(result.model_dump_json())["text"] == result.text  # what --json and MCP send

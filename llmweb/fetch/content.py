@@ -35,7 +35,16 @@ class PageText(NamedTuple):
 def read_body(
     body: bytes, content_type: str | None, url: str, *, max_pdf_pages: int = MAX_PDF_PAGES
 ) -> PageText:
-    """The text of a response body, or UnsupportedContent / NoReadableText saying why not."""
+    """The text of a response body, or UnsupportedContent / NoReadableText saying why not.
+
+    The text, title and notes hold no lone surrogates (each becomes U+FFFD): JSON escapes
+    such as ``"\\ud800"`` decode to them, and no UTF-8 writer (a JSON answer, a terminal)
+    accepts them.
+    """
+    return _encodable_page(_read_body(body, content_type, url, max_pdf_pages))
+
+
+def _read_body(body: bytes, content_type: str | None, url: str, max_pdf_pages: int) -> PageText:
     declared, charset = parse_content_type(content_type)
     media = sniff_media_type(body, declared)
     kind = text_kind(media)
@@ -58,6 +67,24 @@ def read_body(
     if not text.strip():
         raise NoReadableText(f"{url} returned an empty {media} body. Search for another source.", url)
     return PageText(media, text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encodable_page(page: PageText) -> PageText:
+    return page._replace(
+        text=_encodable_text(page.text),
+        title=_encodable_text(page.title) if page.title else page.title,
+        notes=tuple(_encodable_text(note) for note in page.notes),
+    )
+
+
+def _encodable_text(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, and surrogate pairs joined."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def bot_challenge(body: bytes, content_type: str | None) -> str | None:
