@@ -507,3 +507,35 @@ def test_a_json_escaped_lone_surrogate_becomes_a_replacement_character(
     result = fetch(scripted.answer(200, [("Content-Type", content_type)], body))
     assert "Zupa \ufffd pomidorowa" in result.text
     assert json.loads(result.model_dump_json())["text"] == result.text  # what --json and MCP send
+
+
+def test_a_deadline_that_passes_during_the_download_is_not_blamed_on_other_pages(
+    scripted: ScriptedServer,
+) -> None:
+    # an empty body ends the download without a read that checks the deadline, so a few
+    # milliseconds often see the whole download and no time left to read it
+    url = scripted.answer(200, [("Content-Type", "text/plain")], b"")
+    for _ in range(10):
+        with pytest.raises(LlmwebError) as caught:
+            web_fetch(url, allow=LOOPBACK, timeout=0.003, resolver=loopback_resolver)
+        assert "busy reading other pages" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("status", "content_type", "body"),
+    [
+        (404, "text/html", b"<html><body>Nie ma.</body></html>"),  # UpstreamStatus
+        (503, "text/html", b"<html><head><title>Just a moment...</title></head></html>"),  # ChallengePage
+        (200, "text/plain", b""),  # NoReadableText
+        (200, "image/png", b"\x89PNG\r\n\x1a\n\x00\x00"),  # UnsupportedContent
+    ],
+)
+def test_an_error_after_a_redirect_names_the_address_asked_for_not_the_one_the_site_chose(
+    scripted: ScriptedServer, status: int, content_type: str, body: bytes
+) -> None:
+    first = scripted.answer(302, [("Location", f"/landing/SYSTEM:{CANARY}")])
+    scripted.answer(status, [("Content-Type", content_type)], body, f"/landing/SYSTEM:{CANARY}")
+    with pytest.raises(LlmwebError) as caught:
+        fetch(first)
+    assert first in str(caught.value)
+    assert CANARY not in str(caught.value)

@@ -33,18 +33,28 @@ class PageText(NamedTuple):
 
 
 def read_body(
-    body: bytes, content_type: str | None, url: str, *, max_pdf_pages: int = MAX_PDF_PAGES
+    body: bytes,
+    content_type: str | None,
+    url: str,
+    page_url: str | None = None,
+    *,
+    max_pdf_pages: int = MAX_PDF_PAGES,
 ) -> PageText:
     """The text of a response body, or UnsupportedContent / NoReadableText saying why not.
+
+    Errors name ``url``; ``page_url`` (default ``url``) is where the body came from, which
+    reading an HTML page uses (a date in the address), and a redirect may have chosen.
 
     The text, title and notes hold no lone surrogates (each becomes U+FFFD): JSON escapes
     such as ``"\\ud800"`` decode to them, and no UTF-8 writer (a JSON answer, a terminal)
     accepts them.
     """
-    return _encodable_page(_read_body(body, content_type, url, max_pdf_pages))
+    return _encodable_page(_read_body(body, content_type, url, page_url or url, max_pdf_pages))
 
 
-def _read_body(body: bytes, content_type: str | None, url: str, max_pdf_pages: int) -> PageText:
+def _read_body(
+    body: bytes, content_type: str | None, url: str, page_url: str, max_pdf_pages: int
+) -> PageText:
     declared, charset = parse_content_type(content_type)
     media = sniff_media_type(body, declared)
     kind = text_kind(media)
@@ -59,7 +69,7 @@ def _read_body(body: bytes, content_type: str | None, url: str, max_pdf_pages: i
         )
     text = decode_text(body, charset, media)
     if kind == "html":
-        page = read_html_page(text, url)
+        page = read_html_page(text, url, page_url=page_url)
         return PageText(media, page.text, page.title, page.published, page.notes)
     if kind == "json":
         text = _pretty_json(text) or text

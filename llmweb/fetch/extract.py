@@ -67,7 +67,7 @@ def extract_page(html: str, url: str = "") -> ExtractedPage:
     return _extract(root, html, url)
 
 
-def read_html_page(html: str, url: str = "") -> ExtractedPage:
+def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> ExtractedPage:
     """Like :func:`extract_page`, but never hands back a challenge, an empty shell or chrome.
 
     The page's embedded data (JSON-LD, framework state; :mod:`.embedded`) is read too, and
@@ -76,7 +76,8 @@ def read_html_page(html: str, url: str = "") -> ExtractedPage:
     NeedsJavaScript for a shell whose subject only scripts fetch (with the page's own title
     and description, for the fenced answer), NoReadableText for a page without text, and
     TooLarge, before parsing, for a page with more elements, table cells, links or code
-    blocks than :mod:`.limits` allows.
+    blocks than :mod:`.limits` allows. Errors name ``url``; the page is read as the one at
+    ``page_url`` (default ``url``), where a redirect may have led.
     """
     check_html_workload(html, url)
     root = _parse(html)
@@ -90,7 +91,7 @@ def read_html_page(html: str, url: str = "") -> ExtractedPage:
     embedded = read_embedded(root)
     description = page_description(root)
     has_scripts = _has_scripts(root)
-    page = _extract(root, html, url)
+    page = _extract(root, html, page_url or url)
     if page.whole_region:  # a manual's main region read whole: short means a short page
         return page
     verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
