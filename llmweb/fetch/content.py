@@ -72,7 +72,10 @@ def _read_body(
         page = read_html_page(text, url, page_url=page_url)
         return PageText(media, page.text, page.title, page.published, page.notes)
     if kind == "json":
-        text = _pretty_json(text) or text
+        shown = _json_text(text)
+        if shown is None and declared in _GENERIC_TYPES:  # sniffed as JSON, but it is none
+            media = "text/plain"
+        text = shown or text
     text = text.replace("\r\n", "\n").replace("\x00", "").strip("\n")
     if not text.strip():
         raise NoReadableText(f"{url} returned an empty {media} body. Search for another source.", url)
@@ -183,7 +186,9 @@ def sniff_media_type(body: bytes, declared: str) -> str:
         return "text/html"
     if start.startswith(b"<?xml") or start.startswith(b"<rss") or start.startswith(b"<feed"):
         return "application/xml"
-    if start[:1] in (b"{", b"[") and _pretty_json(body.decode("utf-8", "replace")) is not None:
+    if start[:1] in (b"{", b"[") and body[-1024:].rstrip()[-1:] in (b"}", b"]"):
+        # by its ends only: this also runs in the parent (to describe a page the worker could not
+        # read), where parsing a hostile document is no cost to pay; read_body checks it parses
         return "application/json"
     return "text/plain"
 
@@ -283,11 +288,30 @@ def _decode_cleanly(body: bytes, label: str | None) -> str | None:
     return None
 
 
-def _pretty_json(text: str) -> str | None:
+# Pretty-printing puts each value on a line of its own indented by its depth: ordinary JSON
+# grows two or three times, but "[" * 500 + "1," * N grows 500 times (5 MB to 2.5 GB).
+_MAX_PRETTY_GROWTH = 4
+
+
+def _json_text(text: str) -> str | None:
+    """The JSON document ``text`` pretty-printed; as it is when that would make it more than
+    _MAX_PRETTY_GROWTH times longer; None when it is no JSON."""
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        data = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    most = _MAX_PRETTY_GROWTH * len(text) + 100
+    pieces: list[str] = []
+    size = 0
+    try:
+        for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
+            size += len(piece)
+            if size > most:
+                return text
+            pieces.append(piece)
+    except RecursionError:
+        return text
+    return "".join(pieces)
 
 
 _MEDIA_NAMES = {

@@ -84,7 +84,9 @@ EXTRACT_MEMORY_BYTES = 224 * 1024 * 1024
 """Address space a worker may grow by while it turns one body into text (its RLIMIT_AS, set
 above its size after the imports). The 5 MB article page needs about 135 MB, the Wrapping
 page above 175 MB; the fetch's whole process tree should stay under 256 MB above rest, and
-the parent holds the body and its text (a few copies of at most 5 MB) beside the worker."""
+the parent holds the body and the text the worker returns beside it: a few copies of at most
+5 MB, or 20 MB for JSON, whose pretty-printed form may grow to four times the body. The parent
+itself never parses the body: describing a page the worker could not read counts its tags."""
 
 EXTRACT_WORKERS = 2
 """Worker processes extracting at once (and kept warm between calls). Extraction is CPU
