@@ -539,3 +539,25 @@ def test_an_error_after_a_redirect_names_the_address_asked_for_not_the_one_the_s
         fetch(first)
     assert first in str(caught.value)
     assert CANARY not in str(caught.value)
+
+
+RECIPE_STEPS = [f"Krok {n}: gotuj powoli i mieszaj drewnianą łyżką, aż sos zgęstnieje." for n in range(8)]
+NAMED_BY_THE_PAGE = {
+    "json-ld-type": '<script type="application/ld+json">'
+    + json.dumps({"@type": f"Recipe. {INSTRUCTION}", "name": "Sos", "recipeInstructions": RECIPE_STEPS})
+    + "</script>",
+    "script-id": f'<script type="application/json" id="{INSTRUCTION}">'
+    + json.dumps({"article": {"body": " ".join(RECIPE_STEPS)}})
+    + "</script>",
+    "global-name": f"<script>window.__{CANARY}{'_ignore_the_markers' * 4}__ = "
+    + json.dumps({"article": {"body": " ".join(RECIPE_STEPS)}})
+    + ";</script>",
+}
+
+
+@pytest.mark.parametrize("name", NAMED_BY_THE_PAGE)
+def test_the_notes_name_embedded_data_only_by_short_identifiers(scripted: ScriptedServer, name: str) -> None:
+    html = f"<html><head><title>Sos</title>{NAMED_BY_THE_PAGE[name]}</head><body><p>x</p></body></html>"
+    text = answer(scripted.answer(200, [("Content-Type", "text/html; charset=utf-8")], html.encode()))
+    assert "Krok 7" in text  # the data was read
+    assert CANARY not in outside_fence(text)

@@ -62,9 +62,22 @@ class Budget:
             self.cut.append(what)
 
 
+# A name the page chose (a script's id, a global's name, a schema.org type) as notes may
+# repeat it: the notes stand outside the untrusted-text markers, where a model reads
+# llmweb's own words, so only a short identifier passes, and anything else is not named.
+_SAFE_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$.]{0,39}")
+
+
+def safe_name(name: str) -> str | None:
+    """``name`` when it is a short identifier (``__NUXT__``, ``Recipe``), else None."""
+    return name if _SAFE_NAME.fullmatch(name) else None
+
+
 @dataclass(frozen=True)
 class Payload:
-    source: str  # the data as a reader names it: "JSON-LD", "__NEXT_DATA__", "window.__NUXT__"
+    # the data as a reader names it: "JSON-LD", "__NEXT_DATA__", "window.__NUXT__", never
+    # more of the page's words than safe_name lets through
+    source: str
     kind: str  # "jsonld", "state", "flight" (React element rows), "youtube" (a player response)
     data: Any
 
@@ -112,8 +125,9 @@ def find_payloads(root: HtmlElement, budget: Budget) -> list[Payload]:
             if budget.take_bytes(len(text), "__NUXT_DATA__"):
                 payloads += _state("__NUXT_DATA__", devalue(_load_json(text), budget.depth))
         elif kind in _JSON_TYPES:
-            if name and not _MACHINE_NAMES.search(name) and budget.take_bytes(len(text), f"#{name}"):
-                payloads += _state(f"#{name}", _load_json(text))
+            source = f"#{safe_name(name)}" if safe_name(name) else "a script's data"
+            if name and not _MACHINE_NAMES.search(name) and budget.take_bytes(len(text), source):
+                payloads += _state(source, _load_json(text))
         elif kind in _JS_TYPES:
             if _FLIGHT_PUSH.match(text.lstrip()):
                 if budget.take_bytes(len(text), "App Router flight data"):
@@ -169,12 +183,16 @@ def _assignments(text: str) -> list[Payload]:
         if _MACHINE_NAMES.search(name):
             continue
         rest = text[match.end() :]
+        shown = safe_name(name)
         if name.startswith("ytInitialPlayerResponse"):
             data = _literal(rest)
             if isinstance(data, dict):
-                found.append(Payload(name, "youtube", data))
+                found.append(Payload(shown or "ytInitialPlayerResponse", "youtube", data))
             continue
-        source = f"window.{name}" if "window" in match.group(0) else name
+        if shown is None:
+            source = "a script's data"
+        else:
+            source = f"window.{shown}" if "window" in match.group(0) else shown
         if rest.startswith("(function"):
             found += _state(source, nuxt2_payload(rest))
         elif rest.startswith("JSON.parse("):
