@@ -196,7 +196,9 @@ def test_json_comes_back_pretty_printed(httpserver_ipv4: HTTPServer, content_typ
     assert '\n  "name": "parks",\n' in result.text
 
 
-def test_json_that_pretty_printing_would_multiply_comes_back_as_it_was_sent(httpserver_ipv4: HTTPServer) -> None:
+def test_json_that_pretty_printing_would_multiply_comes_back_as_it_was_sent(
+    httpserver_ipv4: HTTPServer,
+) -> None:
     # each value on a line indented 500 deep: pretty-printed, 40 KB would become 20 MB
     deep = "[" * 500 + "1," * 20_000 + "1" + "]" * 500
     result = web_fetch(serve(httpserver_ipv4, deep, "application/json"), max_chars=500)

@@ -276,7 +276,6 @@ def _read_text(fetched: transport.Fetched, url: str, deadline: transport.Deadlin
         ) from None
 
 
-
 def _describe(fetched: transport.Fetched) -> str:
     """What the page is, such as "4.8 MB of HTML, about 950,000 HTML elements, 950,000 table cells"."""
     declared, _ = parse_content_type(fetched.headers.get("content-type"))
