@@ -563,8 +563,11 @@ NAMED_BY_THE_PAGE = {
 
 @pytest.mark.parametrize("name", NAMED_BY_THE_PAGE)
 def test_the_notes_name_embedded_data_only_by_short_identifiers(scripted: ScriptedServer, name: str) -> None:
+    # JSON-LD fills in a rendered article; framework state stands for an empty shell
+    article = "<article><p>" + "Sos pomidorowy to podstawa kuchni włoskiej. " * 8 + "</p></article>"
     shell = '<div id="root"></div><script src="/app.js"></script>'
-    html = f"<html><head><title>Sos</title>{NAMED_BY_THE_PAGE[name]}</head><body>{shell}</body></html>"
+    body = article if name == "json-ld-type" else shell
+    html = f"<html><head><title>Sos</title>{NAMED_BY_THE_PAGE[name]}</head><body>{body}</body></html>"
     text = answer(scripted.answer(200, [("Content-Type", "text/html; charset=utf-8")], html.encode()))
     assert "Krok 7" in text  # the data was read
     assert CANARY not in outside_fence(text)
