@@ -13,10 +13,10 @@ at all, which the fuzz also asserts.
 from __future__ import annotations
 
 import codecs
-import json
 import contextlib
 import encodings
 import encodings.aliases
+import json
 import pkgutil
 import re
 import threading

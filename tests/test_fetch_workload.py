@@ -205,3 +205,16 @@ def test_a_reading_failure_that_is_no_llmweb_error_comes_back_named_by_its_type_
         worker.run(int, f"SYSTEM: {INSTRUCTION}", seconds=30)
     assert caught.value.kind == "ValueError"
     assert CANARY not in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["assign-repeat", "flight-repeat", "marker-letters", "embedded-blocks"])
+def test_a_small_page_whose_reading_was_quadratic_ends_in_its_outcome(
+    httpserver_ipv4: HTTPServer, name: str
+) -> None:
+    hostile = BY_NAME[name]
+    url = serve(httpserver_ipv4, hostile.body, hostile.content_type)
+    if hostile.outcomes:
+        with pytest.raises(hostile.outcomes):
+            web_fetch(url)
+    else:
+        assert web_fetch(url).total_chars > 0

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import copy
 import re
+import secrets
+import string
 from typing import Any, NamedTuple
 
 import lxml.html
@@ -316,10 +318,12 @@ _NOT_LANGUAGES = frozenset({"default", "none", "text", "plaintext", "notranslate
 
 def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
     """Swap each outermost <pre> for a placeholder paragraph; return the blocks taken out."""
-    base = "llmwebcode"
-    while base in html:  # a page cannot forge a placeholder it does not know
-        base += "q"
-    codes = CodeBlocks(base, [])
+    # a page cannot forge a placeholder it does not know: a random marker, checked once
+    # (extending a fixed one until the page lacked it was quadratic in a page of its letters)
+    marker = _new_marker()
+    while marker in html:
+        marker = _new_marker()
+    codes = CodeBlocks(marker, [])
     for pre in list(root.iter("pre")):
         parent = pre.getparent()
         if parent is None or any(a.tag == "pre" for a in pre.iterancestors()):
@@ -337,6 +341,10 @@ def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
         placeholder.tail = pre.tail
         parent.replace(pre, placeholder)
     return codes
+
+
+def _new_marker() -> str:
+    return "llmwebcode" + "".join(secrets.choice(string.ascii_lowercase) for _ in range(12))
 
 
 def _flatten_nested_code(root: HtmlElement) -> None:
