@@ -42,6 +42,7 @@ from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.metadata import declares_article, page_title, published_date
+from llmweb.fetch.payloads import SCRIPT_TYPES
 from llmweb.fetch.promotions import drop_promotions
 from llmweb.fetch.rewrite import github_cli_hint
 from llmweb.fetch.shell import judge
@@ -475,7 +476,6 @@ def _visible_text_length(root: HtmlElement) -> int:
 
 # --- JavaScript shells ------------------------------------------------------------------
 
-_JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
 _DESCRIPTION_NAMES = ("description", "og:description", "twitter:description")
 _MAX_DESCRIPTION_CHARS = 1000
 
@@ -493,7 +493,7 @@ def page_description(root: HtmlElement) -> str | None:
 
 def _has_scripts(root: HtmlElement) -> bool:
     return any(
-        (script.get("type") or "").strip().lower() in _JS_TYPES
+        (script.get("type") or "").strip().lower() in SCRIPT_TYPES
         and (script.get("src") or (script.text or "").strip())
         for script in root.iter("script")
     )

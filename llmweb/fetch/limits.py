@@ -139,5 +139,6 @@ COMPRESS_MIN_CHARS = 5000
 
 USER_AGENT = "llmweb/0.1 (+self-hosted fetch for a local model)"
 
-MAX_QUERY_CHARS = 500
-"""A question about a page: a sentence or two, with the names it is about."""
+MAX_QUESTION_CHARS = 500
+"""A question about a page (web_fetch's query): a sentence or two, with the names it is about.
+Not a search query, whose bound is search.MAX_QUERY_CHARS (Brave's)."""

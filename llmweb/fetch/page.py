@@ -64,7 +64,7 @@ class FetchRequest(BaseModel):
     )
     query: str | None = Field(
         default=None,
-        max_length=limits.MAX_QUERY_CHARS,
+        max_length=limits.MAX_QUESTION_CHARS,
         description=(
             "A question about the page. Given one, the answer is the passages of the page that answer it "
             "best, each with its place, instead of the text from start: use it on long pages. Ask in the "
@@ -144,8 +144,9 @@ def web_fetch(
     as ``compressor(text, instruction)`` when the text has at least ``compress_min_chars``
     characters; windows then page through its output. ``resolver`` turns a host name into
     addresses (default: the system's getaddrinfo); whatever it answers is still judged.
-    ``timeout`` bounds the whole call, download and extraction; ``max_memory`` (bytes) the
-    memory the extraction may use. Raises an
+    ``timeout`` bounds the download and the extraction (the worker is stopped at it); choosing
+    passages for a ``query`` and the ``compressor`` run after it, unbounded by it. ``max_memory``
+    (bytes) bounds the memory the extraction may use. Raises an
     :class:`~llmweb.errors.LlmwebError` child whose message says what to do next.
     """
     request = validate_arguments(

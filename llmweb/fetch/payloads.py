@@ -88,7 +88,8 @@ class Payload:
 
 
 _JSON_TYPES = frozenset({"application/json", "text/json"})
-_JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
+SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
+"""The type attributes of a <script> a browser runs."""
 # window.NAME = …, self.NAME = …, var NAME = …, window["NAME"] = …, followed by data
 # (a declared variable only under a name that says it is data: minified code declares
 # `var o = {…}` all the time)
@@ -133,7 +134,7 @@ def find_payloads(root: HtmlElement, budget: Budget) -> list[Payload]:
             source = f"#{safe_name(name)}" if safe_name(name) else "a script's data"
             if name and not _MACHINE_NAMES.search(name) and budget.take_bytes(len(text), source):
                 payloads += _state(source, _load_json(text))
-        elif kind in _JS_TYPES:
+        elif kind in SCRIPT_TYPES:
             if _FLIGHT_PUSH.match(text.lstrip()):
                 if budget.take_bytes(len(text), "App Router flight data"):
                     flight += _flight_chunks(text, budget)
