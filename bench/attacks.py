@@ -168,22 +168,20 @@ def repeated_script(opening: bytes, times: int) -> bytes:
 def marker_letters_page(letters: int) -> bytes:
     """An article with a code block whose text holds "llmwebcode" and ``letters`` q's: the code
     placeholder's marker used to grow by a "q" until the page lacked it."""
-    words = b"<p>" + b"Zwykly akapit artykulu o parkach miejskich i bibliotekach. " * 10 + b"</p>"
+    words = "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
     return (
         b"<html><head><title>Marker</title></head><body><article>"
         + words
         + b"<p>llmwebcode"
         + b"q" * letters
-        + b"</p><pre>print('kod')</pre>"
-        + words
-        + b"</article></body></html>"
+        + b"</p><pre>print('kod')</pre></article></body></html>"
     )
 
 
 def many_blocks_page(blocks: int, visible_bytes: int) -> bytes:
     """An article of about ``visible_bytes`` of text beside ``blocks`` JSON-LD things: each
     block was once compared with the whole visible text normalised again."""
-    paragraph = (
+    filler = (
         b"<p>Akapit %d. " + b"Tekst artykulu o parkach, bibliotekach i tramwajach w miescie. " * 8 + b"</p>"
     )
     things = b"".join(
@@ -191,11 +189,12 @@ def many_blocks_page(blocks: int, visible_bytes: int) -> bytes:
         b'"description": "Opis rzeczy numer %d, ktorej nie ma w tekscie strony."}</script>' % (i, i)
         for i in range(blocks)
     )
-    body = b"".join(paragraph % i for i in range(visible_bytes // len(paragraph)))
+    body = b"".join(filler % i for i in range(visible_bytes // len(filler)))
     return (
         b"<html><head><title>Bloki</title>"
         + things
         + b"</head><body><article>"
+        + "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
         + body
         + b"</article></body></html>"
     )
@@ -260,7 +259,7 @@ class Hostile:
     label: str
     content_type: str
     body: bytes
-    outcomes: tuple[type[LlmwebError], ...]  # how web_fetch must end
+    outcomes: tuple[type[LlmwebError], ...]  # how web_fetch must end; () for a result
     chunked: bool = False  # ``body`` is already chunk-framed
 
 
@@ -543,7 +542,7 @@ EXPECTED: dict[str, tuple[type[LlmwebError], ...] | None] = {
     "to/mapped": (BlockedAddress,),
     "to/localhost6": (BlockedAddress,),
     "chain/0": (RedirectRefused,),  # more than five hops
-    **{f"hostile/{hostile.name}": hostile.outcomes for hostile in HOSTILE},
+    **{f"hostile/{hostile.name}": hostile.outcomes or None for hostile in HOSTILE},
 }
 ATTACKS = ("to/loopback2", "to/decimal", "to/mapped", "to/localhost6")
 SLOW = ("trickle", "hostile/chunks")
