@@ -159,6 +159,47 @@ def nested_state(depth: int) -> bytes:
     )
 
 
+def repeated_script(opening: bytes, times: int) -> bytes:
+    """A shell whose one script is ``opening`` (the start of a data literal) ``times`` over, never
+    closed: each occurrence used to be parsed with the whole rest of the script."""
+    return SHELL_HEAD + b"<script>" + opening * times + b"</script></body></html>"
+
+
+def marker_letters_page(letters: int) -> bytes:
+    """An article with a code block whose text holds "llmwebcode" and ``letters`` q's: the code
+    placeholder's marker used to grow by a "q" until the page lacked it."""
+    words = "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
+    return (
+        b"<html><head><title>Marker</title></head><body><article>"
+        + words
+        + b"<p>llmwebcode"
+        + b"q" * letters
+        + b"</p><pre>print('kod')</pre></article></body></html>"
+    )
+
+
+def many_blocks_page(blocks: int, visible_bytes: int) -> bytes:
+    """An article of about ``visible_bytes`` of text beside ``blocks`` JSON-LD things: each
+    block was once compared with the whole visible text normalised again."""
+    filler = (
+        b"<p>Akapit %d. " + b"Tekst artykulu o parkach, bibliotekach i tramwajach w miescie. " * 8 + b"</p>"
+    )
+    things = b"".join(
+        b'<script type="application/ld+json">{"@type": "Product", "name": "Rzecz %d", '
+        b'"description": "Opis rzeczy numer %d, ktorej nie ma w tekscie strony."}</script>' % (i, i)
+        for i in range(blocks)
+    )
+    body = b"".join(filler % i for i in range(visible_bytes // len(filler)))
+    return (
+        b"<html><head><title>Bloki</title>"
+        + things
+        + b"</head><body><article>"
+        + "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
+        + body
+        + b"</article></body></html>"
+    )
+
+
 TEXT_LINE = b"BT /F1 12 Tf 72 712 Td (Hello world) Tj ET\n"
 """A PDF content-stream line that draws text: 5 operations in 43 bytes."""
 
@@ -218,7 +259,7 @@ class Hostile:
     label: str
     content_type: str
     body: bytes
-    outcomes: tuple[type[LlmwebError], ...]  # how web_fetch must end
+    outcomes: tuple[type[LlmwebError], ...]  # how web_fetch must end; () for a result
     chunked: bool = False  # ``body`` is already chunk-framed
 
 
@@ -264,6 +305,35 @@ def hostile_bodies() -> list[Hostile]:
             "text/html",
             nested_state(1_000_000),
             (NeedsJavaScript,),
+        ),
+        # issue 19: small pages whose reading was quadratic, found by review
+        Hostile(
+            "assign-repeat",
+            "220 KB script of `window.aa={` x 20,000",
+            "text/html",
+            repeated_script(b"window.aa={", 20_000),
+            (NeedsJavaScript,),
+        ),
+        Hostile(
+            "flight-repeat",
+            "380 KB script of `self.__next_f.push(` x 20,000",
+            "text/html",
+            repeated_script(b"self.__next_f.push(", 20_000),
+            (NeedsJavaScript,),
+        ),
+        Hostile(
+            "marker-letters",
+            "article holding `llmwebcode` and 1 million q's",
+            "text/html",
+            marker_letters_page(1_000_000),
+            (),
+        ),
+        Hostile(
+            "embedded-blocks",
+            "400 JSON-LD things beside 1 MB of article text",
+            "text/html",
+            many_blocks_page(400, 1_000_000),
+            (),
         ),
         Hostile(
             "pdf",
@@ -472,7 +542,7 @@ EXPECTED: dict[str, tuple[type[LlmwebError], ...] | None] = {
     "to/mapped": (BlockedAddress,),
     "to/localhost6": (BlockedAddress,),
     "chain/0": (RedirectRefused,),  # more than five hops
-    **{f"hostile/{hostile.name}": hostile.outcomes for hostile in HOSTILE},
+    **{f"hostile/{hostile.name}": hostile.outcomes or None for hostile in HOSTILE},
 }
 ATTACKS = ("to/loopback2", "to/decimal", "to/mapped", "to/localhost6")
 SLOW = ("trickle", "hostile/chunks")

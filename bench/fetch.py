@@ -276,7 +276,12 @@ def run(workdir: Path) -> PartResult:
         headers = (("Content-Type", hostile.content_type),)
         routes[f"/hostile/{hostile.name}"] = Served(hostile.body, headers, hostile.chunked)
     hostile_cases = [
-        Case(hostile.label, f"/hostile/{hostile.name}", 1, tuple(e.__name__ for e in hostile.outcomes))
+        Case(
+            hostile.label,
+            f"/hostile/{hostile.name}",
+            1,
+            tuple(e.__name__ for e in hostile.outcomes) if hostile.outcomes else None,
+        )
         for hostile in HOSTILE
     ]
 

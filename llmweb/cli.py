@@ -11,7 +11,7 @@ With --json they print the Python API's answer, model_dump(mode="json"):
 
 - search (SearchResponse): query, language, page, results (each: title, url, content,
   published, engines), more_on_page, failed_engines, suggestions, corrections;
-- fetch (FetchResult): url, requested_url, rewritten, title, published, content_type,
+- fetch (FetchResult): url, requested_url, rewritten, redirected, title, published, content_type,
   text, start, total_chars, next_start, compressed, notes, query, passages (each:
   start, end, headings, text, rank);
 - a failure: {"error": {"type": "SearchUnavailable", "message": "..."}}.

@@ -82,6 +82,15 @@ def doctor_checks(base: str, client: httpx.Client) -> list[Check]:
             *checks,
             Check(False, f"/config or a JSON search failed ({type(exc).__name__})", "read SearXNG's log"),
         ]
+    except (KeyError, TypeError, AttributeError):  # JSON, but not the shape SearXNG's /config has
+        return [
+            *checks,
+            Check(
+                False,
+                "/config answered JSON without SearXNG's list of engines",
+                "check that the URL is SearXNG's",
+            ),
+        ]
     if not isinstance(answer, dict):
         finding, fix = SEARXNG_REFUSALS.get(probe.status_code, (f"answered HTTP {probe.status_code}", ""))
         return [*checks, Check(False, f"a JSON search: SearXNG {finding}", fix or "read SearXNG's log")]
@@ -176,9 +185,20 @@ def _usage_checks(client: httpx.Client, base: str) -> list[Check]:
         engines = answer.json().get("engines", {}) if answer.status_code == 200 else {}
     except (httpx.HTTPError, ValueError, AttributeError):
         engines = {}
+    if not isinstance(engines, dict):
+        engines = {}
     checks: list[Check] = []
     for name, usage in sorted(engines.items()):
-        checks += usage_checks(name, usage)
+        try:
+            checks += usage_checks(str(name), usage)
+        except (KeyError, TypeError, AttributeError, ValueError):  # a plugin of another version, or no plugin
+            checks.append(
+                Check(
+                    False,
+                    f"Brave use ({name}): {USAGE_PATH} answered in a shape this llmweb does not read",
+                    "update the llmweb client and the SearXNG image together",
+                )
+            )
     return checks
 
 

@@ -9,13 +9,13 @@ catches at the level it cares about::
      ├── FetchError              a page could not be turned into text
      │    ├── BlockedAddress     the address is private, loopback, metadata, …
      │    ├── TooLarge           the body passed the byte cap, or reading it would take too much
-     │    ├── UnsupportedContent images, archives, binaries, PDFs without text
+     │    ├── UnsupportedContent images, archives, binaries, password-protected or broken PDFs
      │    ├── NeedsJavaScript    the page is an empty shell filled in by scripts
      │    ├── ChallengePage      a bot check ("Just a moment…", captcha) answered
      │    ├── UpstreamStatus     the server answered with an HTTP error status
      │    ├── RedirectRefused    a redirect llmweb does not follow: too many, not http(s), a bad address
      │    ├── Unreachable        no such host, connection refused or broken, bad TLS
-     │    ├── NoReadableText     the page holds no text worth returning
+     │    ├── NoReadableText     the page holds no text worth returning (a PDF of scanned pages)
      │    └── FetchTimeout       the fetch's deadline passed (also a Timeout)
      ├── Timeout                 a deadline passed: a search's, or a fetch's (FetchTimeout)
      └── CompressorError         the optional compressor failed

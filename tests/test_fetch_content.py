@@ -196,6 +196,22 @@ def test_json_comes_back_pretty_printed(httpserver_ipv4: HTTPServer, content_typ
     assert '\n  "name": "parks",\n' in result.text
 
 
+def test_json_that_pretty_printing_would_multiply_comes_back_as_it_was_sent(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    # each value on a line indented 500 deep: pretty-printed, 40 KB would become 20 MB
+    deep = "[" * 500 + "1," * 20_000 + "1" + "]" * 500
+    result = web_fetch(serve(httpserver_ipv4, deep, "application/json"), max_chars=500)
+    assert result.content_type == "application/json"
+    assert result.total_chars == len(deep)
+
+
+def test_a_body_sniffed_as_json_that_does_not_parse_is_plain_text(httpserver_ipv4: HTTPServer) -> None:
+    result = web_fetch(serve_without_content_type(httpserver_ipv4, b"[1] Kowalski, J. Parki miejskie. [2]"))
+    assert result.content_type == "text/plain"
+    assert result.text == "[1] Kowalski, J. Parki miejskie. [2]"
+
+
 def serve_without_content_type(server: HTTPServer, body: bytes) -> str:
     response = Response(body)
     response.headers.remove("Content-Type")

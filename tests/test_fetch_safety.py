@@ -123,9 +123,7 @@ def test_a_redirect_to_a_blocked_address_is_refused(allow_test_servers: None, se
     redirect(server, "/start", f"http://127.0.0.2:{server.port}/page")
     with pytest.raises(BlockedAddress) as caught:
         web_fetch(server.url_for("/start"))
-    assert f"redirected to http://127.0.0.2:{server.port}/page, which resolves to 127.0.0.2" in str(
-        caught.value
-    )
+    assert "redirected to an address that resolves to 127.0.0.2" in str(caught.value)
 
 
 def test_five_redirects_are_followed(allow_test_servers: None, server: HTTPServer) -> None:

@@ -15,9 +15,9 @@ import time
 import pytest
 from pytest_httpserver import HTTPServer
 
-from bench.attacks import HOSTILE, TEXT_LINE, content_stream, pdf_document
+from bench.attacks import CANARY, HOSTILE, INSTRUCTION, TEXT_LINE, content_stream, pdf_document
 from llmweb.errors import NeedsJavaScript, Timeout, TooLarge
-from llmweb.fetch import web_fetch
+from llmweb.fetch import web_fetch, worker
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, restore_code_blocks
 from llmweb.fetch.workload import measure_html
 
@@ -197,3 +197,24 @@ def test_a_machine_that_cannot_start_the_reading_worker_gets_a_fetch_error_not_a
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("FetchError llmweb could not read")
     assert "This is the machine, not the page" in done.stdout
+
+
+def test_a_reading_failure_that_is_no_llmweb_error_comes_back_named_by_its_type_only() -> None:
+    # int("…") raises ValueError quoting its argument, as a library's error may quote the page
+    with pytest.raises(worker.JobFailed) as caught:
+        worker.run(int, f"SYSTEM: {INSTRUCTION}", seconds=30)
+    assert caught.value.kind == "ValueError"
+    assert CANARY not in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["assign-repeat", "flight-repeat", "marker-letters", "embedded-blocks"])
+def test_a_small_page_whose_reading_was_quadratic_ends_in_its_outcome(
+    httpserver_ipv4: HTTPServer, name: str
+) -> None:
+    hostile = BY_NAME[name]
+    url = serve(httpserver_ipv4, hostile.body, hostile.content_type)
+    if hostile.outcomes:
+        with pytest.raises(hostile.outcomes):
+            web_fetch(url)
+    else:
+        assert web_fetch(url).total_chars > 0

@@ -33,9 +33,28 @@ class PageText(NamedTuple):
 
 
 def read_body(
-    body: bytes, content_type: str | None, url: str, *, max_pdf_pages: int = MAX_PDF_PAGES
+    body: bytes,
+    content_type: str | None,
+    url: str,
+    page_url: str | None = None,
+    *,
+    max_pdf_pages: int = MAX_PDF_PAGES,
 ) -> PageText:
-    """The text of a response body, or UnsupportedContent / NoReadableText saying why not."""
+    """The text of a response body, or UnsupportedContent / NoReadableText saying why not.
+
+    Errors name ``url``; ``page_url`` (default ``url``) is where the body came from, which
+    reading an HTML page uses (a date in the address), and a redirect may have chosen.
+
+    The text, title and notes hold no lone surrogates (each becomes U+FFFD): JSON escapes
+    such as ``"\\ud800"`` decode to them, and no UTF-8 writer (a JSON answer, a terminal)
+    accepts them.
+    """
+    return _encodable_page(_read_body(body, content_type, url, page_url or url, max_pdf_pages))
+
+
+def _read_body(
+    body: bytes, content_type: str | None, url: str, page_url: str, max_pdf_pages: int
+) -> PageText:
     declared, charset = parse_content_type(content_type)
     media = sniff_media_type(body, declared)
     kind = text_kind(media)
@@ -50,14 +69,35 @@ def read_body(
         )
     text = decode_text(body, charset, media)
     if kind == "html":
-        page = read_html_page(text, url)
+        page = read_html_page(text, url, page_url=page_url)
         return PageText(media, page.text, page.title, page.published, page.notes)
     if kind == "json":
-        text = _pretty_json(text) or text
+        shown = _json_text(text)
+        if shown is None and declared in _GENERIC_TYPES:  # sniffed as JSON, but it is none
+            media = "text/plain"
+        text = shown or text
     text = text.replace("\r\n", "\n").replace("\x00", "").strip("\n")
     if not text.strip():
         raise NoReadableText(f"{url} returned an empty {media} body. Search for another source.", url)
     return PageText(media, text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encodable_page(page: PageText) -> PageText:
+    return page._replace(
+        text=_encodable_text(page.text),
+        title=_encodable_text(page.title) if page.title else page.title,
+        notes=tuple(_encodable_text(note) for note in page.notes),
+    )
+
+
+def _encodable_text(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, and surrogate pairs joined."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def bot_challenge(body: bytes, content_type: str | None) -> str | None:
@@ -146,7 +186,9 @@ def sniff_media_type(body: bytes, declared: str) -> str:
         return "text/html"
     if start.startswith(b"<?xml") or start.startswith(b"<rss") or start.startswith(b"<feed"):
         return "application/xml"
-    if start[:1] in (b"{", b"[") and _pretty_json(body.decode("utf-8", "replace")) is not None:
+    if start[:1] in (b"{", b"[") and body[-1024:].rstrip()[-1:] in (b"}", b"]"):
+        # by its ends only: this also runs in the parent (to describe a page the worker could not
+        # read), where parsing a hostile document is no cost to pay; read_body checks it parses
         return "application/json"
     return "text/plain"
 
@@ -246,11 +288,30 @@ def _decode_cleanly(body: bytes, label: str | None) -> str | None:
     return None
 
 
-def _pretty_json(text: str) -> str | None:
+# Pretty-printing puts each value on a line of its own indented by its depth: ordinary JSON
+# grows two or three times, but "[" * 500 + "1," * N grows 500 times (5 MB to 2.5 GB).
+_MAX_PRETTY_GROWTH = 4
+
+
+def _json_text(text: str) -> str | None:
+    """The JSON document ``text`` pretty-printed; as it is when that would make it more than
+    _MAX_PRETTY_GROWTH times longer; None when it is no JSON."""
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        data = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    most = _MAX_PRETTY_GROWTH * len(text) + 100
+    pieces: list[str] = []
+    size = 0
+    try:
+        for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
+            size += len(piece)
+            if size > most:
+                return text
+            pieces.append(piece)
+    except RecursionError:
+        return text
+    return "".join(pieces)
 
 
 _MEDIA_NAMES = {

@@ -9,6 +9,7 @@ same kind (tag and class) near it, and adds their paragraphs in page order.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from typing import Any
@@ -107,10 +108,11 @@ def _insert(
 ) -> None:
     """Each found paragraph goes after the body's paragraph that precedes it on the page."""
     kept_by_position = sorted(kept, key=order.__getitem__)
+    positions = [order[k] for k in kept_by_position]
     anchors: dict[int, Any] = {}  # body element → the last paragraph inserted after it
     for p in sorted(found, key=order.__getitem__):
-        before = [k for k in kept_by_position if order[k] < order[p]]
-        anchor = kept_in_body[_key(before[-1].text_content())] if before else None
+        before = bisect.bisect_left(positions, order[p])  # the kept paragraphs above p
+        anchor = kept_in_body[_key(kept_by_position[before - 1].text_content())] if before else None
         new = etree.Element("p")
         new.text = " ".join(p.text_content().split())
         if anchor is None:

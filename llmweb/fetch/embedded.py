@@ -14,7 +14,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from llmweb.fetch.app_state import state_text
-from llmweb.fetch.payloads import Budget, Payload, find_payloads
+from llmweb.fetch.payloads import Budget, Payload, find_payloads, safe_name
 from llmweb.fetch.schema_org import read_json_ld
 
 
@@ -54,7 +54,9 @@ def read_embedded(root: HtmlElement, budget: Budget | None = None) -> EmbeddedTe
                 lines = [line for line in thing.text.split("\n") if _normal(line) not in seen or not line]
                 seen.update(_normal(line) for line in lines)
                 if any(lines):
-                    blocks.append(Block(f"JSON-LD {thing.kind}", "\n".join(lines).strip(), True))
+                    kind = safe_name(thing.kind)  # a type the page wrote: see safe_name
+                    source = f"JSON-LD {kind}" if kind else "JSON-LD"
+                    blocks.append(Block(source, "\n".join(lines).strip(), True))
         elif payload.kind == "youtube":
             text = _youtube_text(payload.data)
             if text and _normal(text) not in seen:

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import copy
 import re
+import secrets
+import string
 from typing import Any, NamedTuple
 
 import lxml.html
@@ -40,6 +42,7 @@ from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.metadata import declares_article, page_title, published_date
+from llmweb.fetch.payloads import SCRIPT_TYPES
 from llmweb.fetch.promotions import drop_promotions
 from llmweb.fetch.rewrite import github_cli_hint
 from llmweb.fetch.shell import judge
@@ -67,7 +70,7 @@ def extract_page(html: str, url: str = "") -> ExtractedPage:
     return _extract(root, html, url)
 
 
-def read_html_page(html: str, url: str = "") -> ExtractedPage:
+def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> ExtractedPage:
     """Like :func:`extract_page`, but never hands back a challenge, an empty shell or chrome.
 
     The page's embedded data (JSON-LD, framework state; :mod:`.embedded`) is read too, and
@@ -76,7 +79,8 @@ def read_html_page(html: str, url: str = "") -> ExtractedPage:
     NeedsJavaScript for a shell whose subject only scripts fetch (with the page's own title
     and description, for the fenced answer), NoReadableText for a page without text, and
     TooLarge, before parsing, for a page with more elements, table cells, links or code
-    blocks than :mod:`.limits` allows.
+    blocks than :mod:`.limits` allows. Errors name ``url``; the page is read as the one at
+    ``page_url`` (default ``url``), where a redirect may have led.
     """
     check_html_workload(html, url)
     root = _parse(html)
@@ -90,7 +94,7 @@ def read_html_page(html: str, url: str = "") -> ExtractedPage:
     embedded = read_embedded(root)
     description = page_description(root)
     has_scripts = _has_scripts(root)
-    page = _extract(root, html, url)
+    page = _extract(root, html, page_url or url)
     if page.whole_region:  # a manual's main region read whole: short means a short page
         return page
     verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
@@ -315,10 +319,12 @@ _NOT_LANGUAGES = frozenset({"default", "none", "text", "plaintext", "notranslate
 
 def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
     """Swap each outermost <pre> for a placeholder paragraph; return the blocks taken out."""
-    base = "llmwebcode"
-    while base in html:  # a page cannot forge a placeholder it does not know
-        base += "q"
-    codes = CodeBlocks(base, [])
+    # a page cannot forge a placeholder it does not know: a random marker, checked once
+    # (extending a fixed one until the page lacked it was quadratic in a page of its letters)
+    marker = _new_marker()
+    while marker in html:
+        marker = _new_marker()
+    codes = CodeBlocks(marker, [])
     for pre in list(root.iter("pre")):
         parent = pre.getparent()
         if parent is None or any(a.tag == "pre" for a in pre.iterancestors()):
@@ -336,6 +342,10 @@ def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
         placeholder.tail = pre.tail
         parent.replace(pre, placeholder)
     return codes
+
+
+def _new_marker() -> str:
+    return "llmwebcode" + "".join(secrets.choice(string.ascii_lowercase) for _ in range(12))
 
 
 def _flatten_nested_code(root: HtmlElement) -> None:
@@ -466,7 +476,6 @@ def _visible_text_length(root: HtmlElement) -> int:
 
 # --- JavaScript shells ------------------------------------------------------------------
 
-_JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
 _DESCRIPTION_NAMES = ("description", "og:description", "twitter:description")
 _MAX_DESCRIPTION_CHARS = 1000
 
@@ -484,7 +493,7 @@ def page_description(root: HtmlElement) -> str | None:
 
 def _has_scripts(root: HtmlElement) -> bool:
     return any(
-        (script.get("type") or "").strip().lower() in _JS_TYPES
+        (script.get("type") or "").strip().lower() in SCRIPT_TYPES
         and (script.get("src") or (script.text or "").strip())
         for script in root.iter("script")
     )

@@ -37,8 +37,9 @@ def retry_after(value: str | None) -> str | None:
         return f"{int(value)} seconds"
     try:
         when = parsedate_to_datetime(value)
+        if when.tzinfo is None:  # "-0000": a time in UTC whose source zone is unknown
+            when = when.replace(tzinfo=UTC)
+        # converting can leave datetime's years 1-9999: "31 Dec 9999 23:00:00 -0100"
+        return "until " + when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    if when.tzinfo is None:  # "-0000": a time in UTC whose source zone is unknown
-        when = when.replace(tzinfo=UTC)
-    return "until " + when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -84,7 +84,9 @@ EXTRACT_MEMORY_BYTES = 224 * 1024 * 1024
 """Address space a worker may grow by while it turns one body into text (its RLIMIT_AS, set
 above its size after the imports). The 5 MB article page needs about 135 MB, the Wrapping
 page above 175 MB; the fetch's whole process tree should stay under 256 MB above rest, and
-the parent holds the body and its text (a few copies of at most 5 MB) beside the worker."""
+the parent holds the body and the text the worker returns beside it: a few copies of at most
+5 MB, or 20 MB for JSON, whose pretty-printed form may grow to four times the body. The parent
+itself never parses the body: describing a page the worker could not read counts its tags."""
 
 EXTRACT_WORKERS = 2
 """Worker processes extracting at once (and kept warm between calls). Extraction is CPU
@@ -137,5 +139,6 @@ COMPRESS_MIN_CHARS = 5000
 
 USER_AGENT = "llmweb/0.1 (+self-hosted fetch for a local model)"
 
-MAX_QUERY_CHARS = 500
-"""A question about a page: a sentence or two, with the names it is about."""
+MAX_QUESTION_CHARS = 500
+"""A question about a page (web_fetch's query): a sentence or two, with the names it is about.
+Not a search query, whose bound is search.MAX_QUERY_CHARS (Brave's)."""

@@ -10,6 +10,7 @@ choose the passages that answer it (:mod:`.focus`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 
 import httpx
@@ -63,7 +64,7 @@ class FetchRequest(BaseModel):
     )
     query: str | None = Field(
         default=None,
-        max_length=limits.MAX_QUERY_CHARS,
+        max_length=limits.MAX_QUESTION_CHARS,
         description=(
             "A question about the page. Given one, the answer is the passages of the page that answer it "
             "best, each with its place, instead of the text from start: use it on long pages. Ask in the "
@@ -143,8 +144,9 @@ def web_fetch(
     as ``compressor(text, instruction)`` when the text has at least ``compress_min_chars``
     characters; windows then page through its output. ``resolver`` turns a host name into
     addresses (default: the system's getaddrinfo); whatever it answers is still judged.
-    ``timeout`` bounds the whole call, download and extraction; ``max_memory`` (bytes) the
-    memory the extraction may use. Raises an
+    ``timeout`` bounds the download and the extraction (the worker is stopped at it); choosing
+    passages for a ``query`` and the ``compressor`` run after it, unbounded by it. ``max_memory``
+    (bytes) bounds the memory the extraction may use. Raises an
     :class:`~llmweb.errors.LlmwebError` child whose message says what to do next.
     """
     request = validate_arguments(
@@ -163,9 +165,11 @@ def web_fetch(
     fetched = transport.fetch(
         target, allow=allowed, max_bytes=max_bytes, resolver=resolver, deadline=deadline
     )
+    # errors name the address llmweb asked for: after a redirect, the site chose fetched.url,
+    # which only the result shows, between the untrusted-text markers
     if not 200 <= fetched.status < 300:
-        raise _status_error(fetched, deadline, max_memory)
-    page = _read_text(fetched, deadline, max_memory)
+        raise _status_error(fetched, target, deadline, max_memory)
+    page = _read_text(fetched, target, deadline, max_memory)
     text, notes = page.text, [*([rewrite.note] if rewrite else []), *page.notes]
     compressed = False
     if request.query is None and compressor is not None and len(text) >= compress_min_chars:
@@ -219,16 +223,25 @@ def answer_question(result: FetchResult, text: str, request: FetchRequest) -> Fe
     return result.model_copy(update={"text": joined, "passages": found.passages})
 
 
-def _read_text(fetched: transport.Fetched, deadline: transport.Deadline, memory: int) -> PageText:
-    """read_body in a worker, within what is left of the deadline and ``memory`` bytes."""
+def _read_text(fetched: transport.Fetched, url: str, deadline: transport.Deadline, memory: int) -> PageText:
+    """read_body in a worker, within what is left of the deadline and ``memory`` bytes; its
+    errors name ``url``."""
     content_type = fetched.headers.get("content-type")
-    downloaded = deadline.seconds - deadline.remaining()
+    left = deadline.remaining()
+    downloaded = deadline.seconds - left
+    if left <= 0:  # the download took all the time: no worker was waited for
+        raise transport.deadline_passed(url, deadline.seconds)
     try:
         return worker.run(
-            read_body, fetched.body, content_type, fetched.url, seconds=deadline.remaining(), memory=memory
+            read_body,
+            fetched.body,
+            content_type,
+            url,
+            fetched.url,
+            seconds=left,
+            memory=memory,
         )
     except worker.OutOfTime as exc:
-        url = fetched.url
         if exc.waiting:
             raise FetchTimeout(
                 f"{url} was downloaded, but llmweb was busy reading other pages until the {deadline.seconds:g}-second "
@@ -244,17 +257,23 @@ def _read_text(fetched: transport.Fetched, deadline: transport.Deadline, memory:
         ) from None
     except worker.WorkerUnavailable as exc:
         raise FetchError(
-            f"llmweb could not read {fetched.url}: {exc}. This is the machine, not the page: try again in a "
+            f"llmweb could not read {url}: {exc}. This is the machine, not the page: try again in a "
             "moment; the admin should check the machine's free memory and process limits.",
-            fetched.url,
+            url,
         ) from None
     except worker.OutOfMemory:
         raise TooLarge(
-            f"Turning {fetched.url} into text needed more than {memory // 2**20:,} MB of memory, "
+            f"Turning {url} into text needed more than {memory // 2**20:,} MB of memory, "
             f"the most llmweb gives one page, so it was stopped. The page ({_describe(fetched)}) is too large or "
             "too complex: look for a lighter version of it (a single section, a print or text version, the raw "
             "file), or search for another source.",
-            fetched.url,
+            url,
+        ) from None
+    except worker.JobFailed as exc:  # a bug or a library's failure, named by its type only
+        raise FetchError(
+            f"llmweb failed to turn {url} into text ({exc.kind}). Try another source for the same "
+            "content; the admin may report this page as a bug of llmweb.",
+            url,
         ) from None
 
 
@@ -288,19 +307,18 @@ def _compress(compressor: Compressor, text: str, instruction: str | None) -> str
 
 
 def _status_error(
-    fetched: transport.Fetched, deadline: transport.Deadline, memory: int
+    fetched: transport.Fetched, url: str, deadline: transport.Deadline, memory: int
 ) -> ChallengePage | UpstreamStatus:
-    url, status = fetched.url, fetched.status
-    try:  # parsing even a 256 KB error page can be made expensive, so the worker does it
-        challenge = worker.run(
-            bot_challenge,
-            fetched.body,
-            fetched.headers.get("content-type"),
-            seconds=deadline.remaining(),
-            memory=memory,
-        )
-    except (worker.OutOfTime, worker.OutOfMemory, worker.WorkerUnavailable):
-        challenge = None  # the status still says what happened
+    status = fetched.status
+    challenge = None  # unless the worker finds one: the status still says what happened
+    left = deadline.remaining()
+    if left > 0:  # parsing even a 256 KB error page can be made expensive, so the worker does it
+        with contextlib.suppress(
+            worker.OutOfTime, worker.OutOfMemory, worker.WorkerUnavailable, worker.JobFailed
+        ):
+            challenge = worker.run(
+                bot_challenge, fetched.body, fetched.headers.get("content-type"), seconds=left, memory=memory
+            )
     if challenge:  # bot checks usually answer 403, 429 or 503
         return ChallengePage(challenge_message(url, challenge), url)
     return UpstreamStatus(status_message(url, status, fetched.headers), url, status)

@@ -20,6 +20,7 @@ import contextlib
 import json
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,20 +58,38 @@ class Budget:
     def expired(self) -> bool:
         return time.monotonic() > self.ends_at
 
+    def stop(self, what: str) -> None:
+        """Note that a bound stopped reading ``what``."""
+        self._stop(what)
+
     def _stop(self, what: str) -> None:
         if what not in self.cut:
             self.cut.append(what)
 
 
+# A name the page chose (a script's id, a global's name, a schema.org type) as notes may
+# repeat it: the notes stand outside the untrusted-text markers, where a model reads
+# llmweb's own words, so only a short identifier passes, and anything else is not named.
+_SAFE_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$.]{0,39}")
+
+
+def safe_name(name: str) -> str | None:
+    """``name`` when it is a short identifier (``__NUXT__``, ``Recipe``), else None."""
+    return name if _SAFE_NAME.fullmatch(name) else None
+
+
 @dataclass(frozen=True)
 class Payload:
-    source: str  # the data as a reader names it: "JSON-LD", "__NEXT_DATA__", "window.__NUXT__"
+    # the data as a reader names it: "JSON-LD", "__NEXT_DATA__", "window.__NUXT__", never
+    # more of the page's words than safe_name lets through
+    source: str
     kind: str  # "jsonld", "state", "flight" (React element rows), "youtube" (a player response)
     data: Any
 
 
 _JSON_TYPES = frozenset({"application/json", "text/json"})
-_JS_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
+SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module", "text/ecmascript"})
+"""The type attributes of a <script> a browser runs."""
 # window.NAME = …, self.NAME = …, var NAME = …, window["NAME"] = …, followed by data
 # (a declared variable only under a name that says it is data: minified code declares
 # `var o = {…}` all the time)
@@ -112,14 +131,15 @@ def find_payloads(root: HtmlElement, budget: Budget) -> list[Payload]:
             if budget.take_bytes(len(text), "__NUXT_DATA__"):
                 payloads += _state("__NUXT_DATA__", devalue(_load_json(text), budget.depth))
         elif kind in _JSON_TYPES:
-            if name and not _MACHINE_NAMES.search(name) and budget.take_bytes(len(text), f"#{name}"):
-                payloads += _state(f"#{name}", _load_json(text))
-        elif kind in _JS_TYPES:
+            source = f"#{safe_name(name)}" if safe_name(name) else "a script's data"
+            if name and not _MACHINE_NAMES.search(name) and budget.take_bytes(len(text), source):
+                payloads += _state(source, _load_json(text))
+        elif kind in SCRIPT_TYPES:
             if _FLIGHT_PUSH.match(text.lstrip()):
                 if budget.take_bytes(len(text), "App Router flight data"):
-                    flight += _flight_chunks(text)
+                    flight += _flight_chunks(text, budget)
             elif _assigns_data(text) and budget.take_bytes(len(text), "a script's data"):
-                payloads += _assignments(text)
+                payloads += _assignments(text, budget)
     if flight:
         rows = flight_rows("".join(flight))
         if rows:
@@ -161,27 +181,64 @@ def _unwrap(text: str) -> str:
 # --- window.NAME = … -------------------------------------------------------------------
 
 
-def _assignments(text: str) -> list[Payload]:
+def _literals(pattern: re.Pattern[str], text: str, budget: Budget) -> Iterator[tuple[re.Match[str], str]]:
+    """Each match of ``pattern`` in ``text`` with the text after it up to the next match.
+
+    A script's literals usually end before its next assignment, so each is parsed from a
+    piece of the script and a script is parsed once in all. A literal that holds the
+    pattern (in a string) needs the whole rest of the script: those parses are charged to
+    the budget, or a script of ten thousand ``window.a={`` would parse the rest of itself
+    ten thousand times.
+    """
+    matches = list(pattern.finditer(text))
+    for match, following in zip(matches, [*matches[1:], None], strict=True):
+        if budget.expired():
+            budget.stop("the rest of a script's data")
+            return
+        end = following.start() if following is not None else len(text)
+        yield match, text[match.end() : end]
+
+
+def _whole_rest(text: str, match: re.Match[str], budget: Budget) -> str | None:
+    """The script after ``match`` to its end, when the budget can pay to parse it."""
+    rest = len(text) - match.end()
+    return text[match.end() :] if budget.take_bytes(rest, "a script's data") else None
+
+
+def _assignments(text: str, budget: Budget) -> list[Payload]:
     """The data a script assigns to global names, each parsed as a literal (never run)."""
     found: list[Payload] = []
-    for match in _ASSIGNMENT.finditer(text):
+    paid = True  # whether the budget still pays for parsing a whole rest
+    for match, piece in _literals(_ASSIGNMENT, text, budget):
         name = _name(match)
         if _MACHINE_NAMES.search(name):
             continue
-        rest = text[match.end() :]
-        if name.startswith("ytInitialPlayerResponse"):
-            data = _literal(rest)
-            if isinstance(data, dict):
-                found.append(Payload(name, "youtube", data))
-            continue
-        source = f"window.{name}" if "window" in match.group(0) else name
-        if rest.startswith("(function"):
-            found += _state(source, nuxt2_payload(rest))
-        elif rest.startswith("JSON.parse("):
-            found += _state(source, _json_parse_argument(rest))
-        else:
-            found += _state(source, _literal(rest))
+        payloads = _assignment(name, match, piece)
+        if not payloads and paid and match.end() + len(piece) < len(text):
+            rest = _whole_rest(text, match, budget)  # the literal may run past the next match
+            paid = rest is not None
+            payloads = _assignment(name, match, rest) if rest is not None else []
+        found += payloads
     return found
+
+
+def _assignment(name: str, match: re.Match[str], rest: str) -> list[Payload]:
+    """The payload the assignment ``match`` makes with the literal that starts ``rest``."""
+    shown = safe_name(name)
+    if name.startswith("ytInitialPlayerResponse"):
+        data = _literal(rest)
+        return (
+            [Payload(shown or "ytInitialPlayerResponse", "youtube", data)] if isinstance(data, dict) else []
+        )
+    if shown is None:
+        source = "a script's data"
+    else:
+        source = f"window.{shown}" if "window" in match.group(0) else shown
+    if rest.startswith("(function"):
+        return _state(source, nuxt2_payload(rest))
+    if rest.startswith("JSON.parse("):
+        return _state(source, _json_parse_argument(rest))
+    return _state(source, _literal(rest))
 
 
 def _assigns_data(script: str) -> bool:
@@ -307,11 +364,16 @@ def devalue(flat: Any, max_depth: int = limits.MAX_EMBEDDED_DEPTH) -> Any:
 # --- Next.js App Router: flight data ---------------------------------------------------
 
 
-def _flight_chunks(text: str) -> list[str]:
+def _flight_chunks(text: str, budget: Budget) -> list[str]:
     """The strings of ``self.__next_f.push([1, "…"])`` calls (their JSON arguments)."""
     chunks = []
-    for match in _FLIGHT_PUSH.finditer(text):
-        argument = _literal(text[match.end() :])
+    paid = True  # whether the budget still pays for parsing a whole rest
+    for match, piece in _literals(_FLIGHT_PUSH, text, budget):
+        argument = _literal(piece)
+        if argument is None and paid and match.end() + len(piece) < len(text):
+            rest = _whole_rest(text, match, budget)  # a chunk that holds the call's own text
+            paid = rest is not None
+            argument = _literal(rest) if rest is not None else None
         if (
             isinstance(argument, list)
             and len(argument) > 1

@@ -142,20 +142,38 @@ def _pages(skipped: list[_Skipped]) -> str:
 def _skipped_note(skipped: list[_Skipped]) -> str:
     which = "Page" if len(skipped) == 1 else "Pages"
     return (
-        f"{which} {_pages(skipped)} of the PDF {'was' if len(skipped) == 1 else 'were'} skipped: each holds more "
-        f"than {limits.MAX_PDF_PAGE_CONTENT_BYTES:,} bytes of drawing instructions (a drawing or a chart, "
-        "most likely), more than llmweb reads on one page."
+        f"{which} {_pages(skipped)} of the PDF {'was' if len(skipped) == 1 else 'were'} skipped "
+        f"(a drawing or a chart, most likely): {_why_skipped(skipped)}."
     )
+
+
+def _why_skipped(skipped: list[_Skipped]) -> str:
+    """Why these pages were not read: too many drawing instructions, or pypdf's own limits."""
+    heavy = [s for s in skipped if s.size is not None]
+    bounded = [s for s in skipped if s.size is None]
+    parts = []
+    if heavy:
+        parts.append(
+            f"{_named_pages(heavy)} more than {limits.MAX_PDF_PAGE_CONTENT_BYTES:,} bytes of drawing "
+            "instructions, more than llmweb reads on one page"
+        )
+    if bounded:
+        parts.append(
+            f"{_named_pages(bounded)} drawings past the work llmweb lets one page take (a stream too large "
+            "or a form drawn too many times)"
+        )
+    return "; ".join(parts)
+
+
+def _named_pages(pages: list[_Skipped]) -> str:
+    return f"page {pages[0].page} holds" if len(pages) == 1 else f"pages {_pages(pages)} hold"
 
 
 def _too_much_message(url: str, skipped: list[_Skipped], stopped_at: int | None) -> str:
     if skipped:
         largest = max((s.size or 0 for s in skipped), default=0)
-        size = f" (up to {largest:,} bytes)" if largest else ""
-        what = (
-            f"its pages {_pages(skipped)} each hold more than {limits.MAX_PDF_PAGE_CONTENT_BYTES:,} bytes of "
-            f"drawing instructions{size}, more than llmweb reads on one page"
-        )
+        size = f" (the largest {largest:,} bytes)" if largest else ""
+        what = f"{_why_skipped(skipped)}{size}"
     else:
         what = (
             f"its first pages hold more than {limits.MAX_PDF_CONTENT_BYTES:,} bytes of drawing instructions"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,18 +87,19 @@ def read_json_ld(data: Any, budget: Budget) -> list[Thing]:
 def _nodes(data: Any, budget: Budget) -> list[dict[str, Any]]:
     """The top-level things: a block's object, its list, its @graph, a page's mainEntity."""
     found: list[dict[str, Any]] = []
-    pending = [data]
+    pending = deque([data])  # in page order: a list's items go first, in their order
     while pending and len(found) < 200:
-        item = pending.pop(0)
+        item = pending.popleft()
         if not budget.take_node():
             break
         if isinstance(item, list):
-            pending[:0] = item
+            pending.extendleft(reversed(item))
         elif isinstance(item, dict):
             if "@graph" in item:
-                pending[:0] = item["@graph"] if isinstance(item["@graph"], list) else [item["@graph"]]
+                graph = item["@graph"]
+                pending.extendleft(reversed(graph) if isinstance(graph, list) else [graph])
             elif _type(item) in ("WebPage", "ItemList") and isinstance(item.get("mainEntity"), dict | list):
-                pending[:0] = [item["mainEntity"]]
+                pending.appendleft(item["mainEntity"])
             else:
                 found.append(item)
     return found

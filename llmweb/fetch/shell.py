@@ -52,10 +52,13 @@ def judge(
     real = without_chrome(visible) if len(visible) < _CHROME_CHECK_CHARS else visible
     blocks = [replace(b, text=without_chrome(b.text)) for b in embedded.blocks]
     blocks = [b for b in blocks if b.text.strip()]
-    if real and len(real) < MIN_TEXT_CHARS and not _missing_from(real, "\n\n".join(b.text for b in blocks)):
+    # each text normalised once: a page of many blocks compared each with the whole visible text
+    in_blocks = _normal("\n\n".join(b.text for b in blocks))
+    if real and len(real) < MIN_TEXT_CHARS and not _missing_from(real, in_blocks):
         # a scrap the extractor took from the data itself (JSON-LD steps): the data says it better
         visible = real = ""
-    new = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, visible))]
+    in_visible = _normal(visible)
+    new = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, in_visible))]
     new_chars = sum(len(b.text) for b in new)
     dwarfed = len(real) < _OWN_TEXT_CHARS and new_chars > _DWARFED * len(real)
     recovered = "\n\n".join(b.text for b in new)
@@ -74,10 +77,9 @@ def judge(
         return Verdict("visible", text, tuple(dict.fromkeys(b.source for b in fill)))
     # the visible scrap stays when it says something the data does not; the data then gives
     # everything the kept scrap lacks (not only what the whole visible text lacked)
-    own = (
-        real if real and not off_subject and _missing_from(real, "\n\n".join(b.text for b in blocks)) else ""
-    )
-    given = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, own))]
+    own = real if real and not off_subject and _missing_from(real, in_blocks) else ""
+    in_own = _normal(own)
+    given = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, in_own))]
     recovered = "\n\n".join(b.text for b in given)
     if len(recovered) + len(own) >= MIN_TEXT_CHARS and recovered:
         text = "\n\n".join(t for t in (own, recovered) if t)
@@ -124,10 +126,9 @@ def _fills(block: Block, title: str | None) -> bool:
     return len(body) >= _FILL_MIN_CHARS
 
 
-def _missing_from(text: str, visible: str) -> str:
-    """The lines of ``text`` that ``visible`` does not already hold (the first line, a
-    block's "Type: name" heading, stays with any line kept)."""
-    seen = _normal(visible)
+def _missing_from(text: str, seen: str) -> str:
+    """The lines of ``text`` that ``seen`` (a text through _normal) does not already hold
+    (the first line, a block's "Type: name" heading, stays with any line kept)."""
     lines = text.split("\n")
     kept = [line for line in lines[1:] if not line.strip() or not _covered(line, seen)]
     if not any(line.strip() for line in kept):

@@ -297,7 +297,7 @@ def fetch(
             try:
                 error = response.status_code >= 400
                 cap = min(max_bytes, limits.ERROR_BODY_BYTES) if error else max_bytes
-                body = _read_body(response, cap, deadline, journey.here, truncate=error)
+                body = _read_body(response, cap, deadline, journey.first, truncate=error)
             finally:
                 response.close()
         return Fetched(journey.here, response.status_code, response.headers, body, journey.redirects)
@@ -305,27 +305,37 @@ def fetch(
         raise BlockedAddress(_blocked_message(journey, exc.refusal), first) from None
     except httpx.TooManyRedirects:
         raise RedirectRefused(
-            f"{first} redirected more than {max_redirects} times, so llmweb stopped following at "
-            f"{journey.here}. Fetch the final address directly if you know it, or search for the page.",
+            f"{first} redirected more than {max_redirects} times, so llmweb stopped following. "
+            "Fetch the final address directly if you know it, or search for the page.",
             first,
         ) from None
     except httpx.TimeoutException:
-        raise FetchTimeout(
-            f"Fetching {first} took longer than {timeout:g} seconds, the limit for one fetch, so it was stopped. "
-            "Try again later, or fetch a different page.",
-            first,
-        ) from None
+        raise deadline_passed(first, timeout) from None
     except httpx.ConnectError as exc:
         raise Unreachable(
-            f"{journey.here} could not be reached: {exc}. Check the address for typos, or try again later.",
+            f"{journey.first} could not be reached: {_unreachable(exc, journey)}. Check the address for typos, or try again later.",
             first,
         ) from None
     except httpx.TransportError as exc:
         # by its kind only: h11 quotes what it could not parse, and that is the server's text
         raise Unreachable(
-            f"The connection broke while fetching {journey.here}: {_broken(exc)}. Try again later.",
+            f"The connection broke while fetching {journey.first}: {_broken(exc)}. Try again later.",
             first,
         ) from None
+
+
+def deadline_passed(url: str, seconds: float) -> FetchTimeout:
+    """The error of a fetch whose deadline passed before its page was downloaded."""
+    return FetchTimeout(
+        f"Fetching {url} took longer than {seconds:g} seconds, the limit for one fetch, so it was stopped. "
+        "Try again later, or fetch a different page.",
+        url,
+    )
+
+
+def _unreachable(error: httpx.ConnectError, journey: _Journey) -> str:
+    # its text names the host: after a redirect, one the site chose
+    return "the address it redirected to did not connect" if journey.redirects > 0 else str(error)
 
 
 def _broken(error: httpx.TransportError) -> str:
@@ -339,7 +349,12 @@ def _broken(error: httpx.TransportError) -> str:
 
 
 class _Journey:
-    """Where a fetch is, for messages, and the check of every redirect before httpx follows it."""
+    """Where a fetch is, and the check of every redirect before httpx follows it.
+
+    Messages name the address asked for (``first``), never one a redirect chose (``here``):
+    an error reads as llmweb's own words, and a site writes its Location freely. The result
+    shows the final address between the untrusted-text markers instead (render_fetch).
+    """
 
     def __init__(self, start: httpx.URL) -> None:
         self.first = _shown(start)
@@ -432,7 +447,7 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
 
 
 def _blocked_message(journey: _Journey, refusal: Refusal) -> str:
-    subject = f"{journey.first} redirected to {journey.here}, which" if journey.redirects else journey.first
+    subject = f"{journey.first} redirected to an address that" if journey.redirects else journey.first
     if refusal.always:
         return (
             f"{subject} resolves to {refusal.address}, {refusal.reason}, which llmweb never fetches. "

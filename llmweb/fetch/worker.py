@@ -41,6 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar, cast
 
+from llmweb.errors import LlmwebError
 from llmweb.fetch import limits
 
 T = TypeVar("T")
@@ -64,6 +65,16 @@ class OutOfMemory(Exception):
     """The job needed more memory than the worker's ceiling (or the worker died of it)."""
 
 
+class JobFailed(Exception):
+    """The job raised an exception that is not an :class:`~llmweb.errors.LlmwebError`: a bug
+    or a library's failure. Only its type's name crosses back (``kind``): its text may quote
+    the page."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"the extraction failed with {kind}")
+        self.kind = kind
+
+
 class WorkerUnavailable(Exception):
     """No worker could be started, or one exited on its own before answering (its error is on stderr)."""
 
@@ -74,8 +85,10 @@ def run(
     """``function(*args)`` in a worker, within ``seconds`` and ``memory`` bytes of address
     space above the worker's size at rest.
 
-    Returns its value or raises its exception; raises OutOfTime or OutOfMemory when a
-    bound stopped it. ``function`` and ``args`` must pickle (a module-level function).
+    Returns its value or raises its :class:`~llmweb.errors.LlmwebError`; any other exception
+    comes back as JobFailed. Raises OutOfTime or OutOfMemory when a bound stopped it (OutOfTime
+    at once when ``seconds`` is not positive). ``function`` and ``args`` must pickle (a
+    module-level function).
     """
     return _POOL.run(function, args, seconds, memory)
 
@@ -189,6 +202,8 @@ class _Pool:
             self._slots.release()
         if outcome == "memory":
             raise OutOfMemory
+        if outcome == "failed":
+            raise JobFailed(value)
         if outcome == "raised":
             raise value
         return cast(T, value)  # what ``function`` returned, unpickled
@@ -318,10 +333,14 @@ def _run_job(function: Callable[..., Any], args: tuple[Any, ...], ceiling: int |
         return "ok", function(*args)
     except MemoryError:
         return "memory", None
-    except Exception as exc:  # the job's own error goes back to the caller
+    except Exception as exc:
         # libraries catch MemoryError and fail otherwise (lxml: "Memory allocation failed")
         near = ceiling is not None and _status_bytes("VmSize") > ceiling * _NEAR_CEILING
-        return ("memory", None) if near else ("raised", exc)
+        if near:
+            return "memory", None
+        if isinstance(exc, LlmwebError):  # the job's own error goes back to the caller
+            return "raised", exc
+        return "failed", type(exc).__name__  # a bug's or a library's text may quote the page
 
 
 def _dump(outcome: str, value: Any, retiring: bool) -> bytes:
@@ -329,9 +348,8 @@ def _dump(outcome: str, value: Any, retiring: bool) -> bytes:
         return pickle.dumps((outcome, value, retiring), pickle.HIGHEST_PROTOCOL)
     except MemoryError:
         return pickle.dumps(("memory", None, True))
-    except Exception as exc:  # an exception that does not pickle still reaches the caller
-        error = RuntimeError(f"{type(value).__name__}: {value} (unpicklable: {exc})")
-        return pickle.dumps(("raised", error, retiring))
+    except Exception as exc:  # a value that does not pickle is a bug of the job
+        return pickle.dumps(("failed", type(exc).__name__, retiring))
 
 
 def _give_back_memory(resident: int) -> bool:
