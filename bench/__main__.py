@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import floors
+from bench import floors, loopback_guard
 from bench.paths import BENCH, RUNS
 from bench.report import PartResult, Target, header, summary_table
 
@@ -65,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown part {', '.join(unknown)}; choose from {', '.join(PARTS)}")
     chosen = args.parts or list(PARTS)
+    # The bench's own traffic stays on loopback, like the tests': a step off it is refused and
+    # fails the run (the corpora's apt downloads run in subprocesses, before any figure).
+    left_loopback: list[str] = []
+    loopback_guard.install(left_loopback.append)
     started = time.monotonic()
     top = header(args.parts)
     results = [run_part(name) for name in chosen]
@@ -74,6 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     for result in results:
         lines += [f"## {result.title}", "", *result.lines, "", f"_({result.seconds:.0f} s)_", ""]
     lines += [
+        "## Loopback",
+        "",
+        "Every connection and name lookup of the bench's own process stayed on loopback."
+        if not left_loopback
+        else "**Left loopback** (refused): " + "; ".join(sorted(set(left_loopback))),
+        "",
         "## Summary",
         "",
         summary_table(results) if any(r.targets for r in results) else "No targets.",
@@ -94,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     print(markdown)
     print(f"written to {out.relative_to(BENCH.parent)}")
     crashed = any(t.met is False and t.what == "the part ran" for r in results for t in r.targets)
+    for step in sorted(set(left_loopback)):
+        print(step, file=sys.stderr)
+    crashed = crashed or bool(left_loopback)
     if args.check:
         failures = floors.check({r.name: r.figures for r in results}, floors.load())
         for failure in failures:

@@ -22,9 +22,9 @@ import httpx
 import pytest
 import yaml
 from hypothesis import settings as hypothesis_settings
-from loopback_guard import LEAK_LOG_VARIABLE, install
 from pytest_httpserver import HTTPServer
 
+from bench.loopback_guard import LEAK_LOG_VARIABLE, install
 from llmweb import proxy, stack
 
 # Hypothesis's per-example deadline is a timing assertion, and flaky on a busy 2-core machine.
@@ -48,7 +48,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-# Steps off loopback (tests/loopback_guard.py) this process made, and the file Python
+# Steps off loopback (bench/loopback_guard.py) this process made, and the file Python
 # subprocesses started with guarded_env write theirs to. Not for tests/compose, whose
 # containers legitimately talk over their Docker networks.
 LEFT_LOOPBACK: list[str] = []

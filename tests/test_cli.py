@@ -19,9 +19,9 @@ from conftest import (
     brave_answer,
     brave_rejects_the_key,
 )
-from loopback_guard import guarded_env
 from pytest_httpserver import HTTPServer
 
+from bench.loopback_guard import guarded_env
 from llmweb import stack
 from llmweb.fetch import FetchResult
 from llmweb.search import SearchResponse, SearchResult, web_search

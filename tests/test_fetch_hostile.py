@@ -29,9 +29,9 @@ import httpcore
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from loopback_guard import parse_ip
 
 from bench.attacks import CANARY, INSTRUCTION, outside_fence
+from bench.loopback_guard import parse_ip
 from llmweb.errors import InvalidInput, LlmwebError, RedirectRefused, UpstreamStatus
 from llmweb.fetch import FetchResult, web_fetch
 from llmweb.fetch.addresses import judge_address, parse_address, parse_allow_list

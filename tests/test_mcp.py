@@ -19,11 +19,11 @@ import anyio
 import httpx
 import pytest
 from conftest import BRAVE_PATH, brave_answer, brave_result
-from loopback_guard import guarded_env
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult, TextContent
 from pytest_httpserver import HTTPServer
 
+from bench.loopback_guard import guarded_env
 from llmweb import stack
 from llmweb.mcp_server import beyond_loopback_warning, bind_refusal, request_guard
 from llmweb.tools import run_tool_call, tool_definitions

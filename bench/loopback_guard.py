@@ -6,7 +6,8 @@ AF_INET/AF_INET6 address outside 127.0.0.0/8 and ::1, or a lookup of a name that
 answer) raises the ordinary network error instead, so the code under test takes its normal
 failure path, and is recorded, so the test session fails loudly (tests/conftest.py).
 
-A Python subprocess gets the same hook from tests/loopback_site/sitecustomize.py when its
+It guards the tests (tests/conftest.py) and scripts/bench (bench/__main__.py).
+A Python subprocess gets the same hook from bench/loopback_site/sitecustomize.py when its
 environment has PYTHONPATH pointing there (``guarded_env``); it records into the file named by
 LLMWEB_TEST_LEAK_LOG, which the session reads.
 """
