@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -70,9 +71,19 @@ def polish_answer() -> dict[str, Any]:
     )
 
 
+SHIPPED_PORT = 8888  # docker-compose.yml publishes it on 127.0.0.1; the suite runs that file
+
+
 @pytest.fixture(scope="session")
 def compose_cmd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
     """The compose command, with a Docker engine answering (started here when none runs)."""
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", SHIPPED_PORT)) == 0:
+            pytest.fail(
+                f"127.0.0.1:{SHIPPED_PORT} is taken (llmweb's own stack?): the compose suite runs "
+                "docker-compose.yml as shipped, which publishes that port. Stop it first "
+                "(`docker compose down`, or Ctrl-C scripts/serve), then run the suite again."
+            )
     try:
         dockerd = start_engine(tmp_path_factory.mktemp("dockerd") / "dockerd.log")
         command = compose_command()
