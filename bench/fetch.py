@@ -330,8 +330,10 @@ def run(workdir: Path) -> PartResult:
     )
     part.figure("hostile_peak_mb", max(got.tree_grown_mb for got in hostile_results) if weighed else MISSING)
     part.figure(
-        "hostile_not_refused",
-        sum(not _refused(case, got) for got, case in zip(hostile_results, hostile_cases, strict=True)),
+        "hostile_wrong_outcome",
+        sum(
+            not _ended_as_it_must(case, got) for got, case in zip(hostile_results, hostile_cases, strict=True)
+        ),
     )
     part.add(
         "A threaded HTTP server on 127.0.0.1 serves each body; each case is a fresh Python process calling "
@@ -364,24 +366,25 @@ def run(workdir: Path) -> PartResult:
     return part
 
 
-def _refused(case: Case, got: CaseResult) -> bool:
-    return got.refused_by(case.refusals)
+def _ended_as_it_must(case: Case, got: CaseResult) -> bool:
+    """Refused as listed, or, for a page that must be read (no refusals listed), read."""
+    return got.ok if case.refusals is None else got.refused_by(case.refusals)
 
 
 def _hostile_target(case: Case, got: CaseResult) -> Target:
-    refusals = case.refusals or ()
-    ended = _refused(case, got)
+    must = " or ".join(case.refusals) if case.refusals is not None else "text"
+    ended = _ended_as_it_must(case, got)
     if not (got.time_measured and got.memory_measured):
         return Target(
             f"{case.label}: ends within the deadline, bounded memory",
-            f"{' or '.join(refusals)}, ≤ {limits.TIMEOUT_SECONDS + STOP_SECONDS:g} s, < {HOSTILE_MEMORY_TARGET_MB} MB",
+            f"{must}, ≤ {limits.TIMEOUT_SECONDS + STOP_SECONDS:g} s, < {HOSTILE_MEMORY_TARGET_MB} MB",
             f"{got.error}: not measured",
             False,
         )
     seconds = max(got.seconds)
     return Target(
         f"{case.label}: ends within the deadline, bounded memory",
-        f"{' or '.join(refusals)}, ≤ {limits.TIMEOUT_SECONDS + STOP_SECONDS:g} s, < {HOSTILE_MEMORY_TARGET_MB} MB",
+        f"{must}, ≤ {limits.TIMEOUT_SECONDS + STOP_SECONDS:g} s, < {HOSTILE_MEMORY_TARGET_MB} MB",
         f"{got.error or 'text'}, {seconds:.1f} s, {got.tree_grown_mb:.0f} MB",
         ended
         and seconds <= limits.TIMEOUT_SECONDS + STOP_SECONDS
