@@ -37,6 +37,18 @@ def wait_for_line(proc: subprocess.Popen[str], text: str, seconds: float = 90) -
     raise AssertionError(f"{text!r} never printed:\n{''.join(lines)}")
 
 
+def start_serve(tmp_path: Path, port: int, settings: Path, *options: str) -> subprocess.Popen[str]:
+    """scripts/serve on ``port`` with the tests' settings, its output readable line by line."""
+    command = [str(REPO / "scripts" / "serve"), *options, "--port", str(port), "--settings", str(settings)]
+    return subprocess.Popen(
+        [*command, "--workdir", str(tmp_path / "var")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "BRAVE_API_KEY": SENTINEL_KEY},
+    )
+
+
 def children_of(pid: int) -> list[int]:
     found = []
     for status in Path("/proc").glob("[0-9]*/status"):
@@ -58,14 +70,7 @@ def test_serve_answers_json_on_loopback_and_stops_everything_on_a_signal(
     brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([brave_result("https://example.org/s")]))
     settings = write_test_settings(tmp_path / "settings", brave.url_for("").rstrip("/"))
     port = stack.free_port()
-    command = [str(REPO / "scripts" / "serve"), "--port", str(port), "--settings", str(settings)]
-    serve = subprocess.Popen(
-        [*command, "--workdir", str(tmp_path / "var")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "BRAVE_API_KEY": SENTINEL_KEY},
-    )
+    serve = start_serve(tmp_path, port, settings)
     try:
         printed = wait_for_line(serve, "SearXNG listens on")
         assert f"http://127.0.0.1:{port}" in printed[-1]
@@ -161,22 +166,7 @@ def test_serve_with_replicas_answers_through_caddy_and_starts_a_crashed_replica_
     brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([brave_result("https://example.org/r")]))
     settings = write_test_settings(tmp_path / "settings", brave.url_for("").rstrip("/"))
     port = stack.free_port()
-    command = [
-        str(REPO / "scripts" / "serve"),
-        "--replicas",
-        "2",
-        "--port",
-        str(port),
-        "--settings",
-        str(settings),
-    ]
-    serve = subprocess.Popen(
-        [*command, "--workdir", str(tmp_path / "var")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "BRAVE_API_KEY": SENTINEL_KEY},
-    )
+    serve = start_serve(tmp_path, port, settings, "--replicas", "2")
     try:
         printed = wait_for_line(serve, "stop with Ctrl-C")
         behind = next(line for line in printed if "replicas behind Caddy:" in line).split(":", 1)[1]
