@@ -152,6 +152,11 @@ def test_searxng_is_published_on_localhost_only_at_the_port_settings_yml_names(
     )
 
 
+def test_compose_and_scripts_serve_give_searxng_the_same_blocking_threads(resolved: dict[str, Any]) -> None:
+    threads = resolved["services"]["searxng"]["environment"]["GRANIAN_BLOCKING_THREADS"]
+    assert str(threads) == stack.BLOCKING_THREADS
+
+
 def test_the_default_base_url_is_where_searxng_is_published(resolved: dict[str, Any]) -> None:
     server = shipped_server()
     base_url = resolved["services"]["searxng"]["environment"]["SEARXNG_BASE_URL"]
