@@ -15,6 +15,7 @@ from conftest import load_engine_module, shipped_settings
 
 from llmweb import config, stack
 from llmweb.search import LAST_PAGE, SearchRequest
+from plugins import language
 
 engine: Any = load_engine_module()
 
@@ -69,3 +70,7 @@ def test_both_layers_of_the_locale_name_the_same_language() -> None:
 
 def test_scripts_serve_and_the_engine_know_the_same_text_languages() -> None:
     assert stack.TEXT_LANGUAGES == engine.DATE_LANGUAGES
+
+
+def test_the_language_plugin_default_is_the_shipped_honour_mode() -> None:
+    assert shipped_settings()["llmweb_language"]["honour"] == language.DEFAULT_MODE
