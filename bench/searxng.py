@@ -229,7 +229,7 @@ class Variant:
 
 # Upstream's tracker_url_remover plugin is not measured any more: loading it downloads
 # ClearURLs' rule lists from the internet, and the bench's traffic stays on loopback. Its
-# cost, measured on 2026-11-30 before llmweb left it out, is in README.md.
+# cost, measured on 2026-11-30 before llmweb left it out, is in settings.yml's comment on it.
 VARIANTS = (
     Variant("limiter off", "each search passes the limiter and its bot detection", change=without_limiter),
     Variant(

@@ -209,6 +209,9 @@ def merge_snippets(description: str | None, extra: Iterable[str | None] | None) 
     return SNIPPET_SEPARATOR.join(text for text, _ in kept)
 
 
+DATE_LANGUAGES = ("en", "pl")
+"""The languages of Brave's ``age`` text this engine reads (the month names and relative
+forms below); with ``ui_lang`` in another, results Brave dates only by ``age`` go undated."""
 _MONTH_NAMES = """january february march april may june july august september october
     november december""".split()  # noqa: SIM905 - reads as the calendar does
 # Brave writes ``age`` in the language of ui_lang, Polish by default: Polish month names
@@ -424,6 +427,12 @@ def setup(engine_settings: dict[str, t.Any]) -> bool:
             logger.warning(
                 "%s %r is not among Brave's codes; Brave may answer 422", setting, globals()[setting]
             )
+    if ui_lang.split("-")[0].lower() not in DATE_LANGUAGES:
+        logger.warning(
+            "ui_lang %r: Brave writes a result's age in it, and only English and Polish ages are read; "
+            "results dated only by their age go undated (docs/language.md)",
+            ui_lang,
+        )
     logger.info(
         "engine %r: Brave Search API key set; default locale %s/%s/%s", name, search_lang, country, ui_lang
     )

@@ -36,7 +36,7 @@ from llmweb.errors import InvalidInput, LlmwebError
 from llmweb.fetch import FetchRequest, web_fetch
 from llmweb.mcp_server import add_mcp_arguments
 from llmweb.render import error_object, render_error, render_fetch, render_search
-from llmweb.search import validate_request, web_search
+from llmweb.search import DEFAULT_MAX_RESULTS, MOST_RESULTS, SearchRequest, validate_request, web_search
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,9 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang",
         help="language code such as en, en-US or pl-PL (default: the instance's own, set in its settings.yml)",
     )
-    search.add_argument("--page", type=int, default=1, help="result page, from 1")
+    search.add_argument(
+        "--page", type=int, default=SearchRequest.model_fields["page"].default, help="result page, from 1"
+    )
     search.add_argument("--time-range", choices=["day", "week", "month", "year"])
-    search.add_argument("--max-results", type=int, default=10, help="1–100 (default 10)")
+    search.add_argument(
+        "--max-results",
+        type=int,
+        default=DEFAULT_MAX_RESULTS,
+        help=f"1–{MOST_RESULTS} (default {DEFAULT_MAX_RESULTS})",
+    )
     search.add_argument("--safe-search", choices=["off", "moderate", "strict"])
     search.add_argument("--json", action="store_true", help="print the SearchResponse as JSON")
     _add_searxng_url(search)

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import os
+from importlib import metadata
 
-DEFAULT_SEARXNG_URL = "http://127.0.0.1:8888"  # where scripts/serve and docker compose listen
+PRODUCT = f"llmweb/{metadata.version('llmweb')}"
+"""The product token both User-Agents start with (search and fetch), from the package's version."""
+
+# Where scripts/serve and docker compose listen: settings.yml's server.bind_address and
+# server.port (tests/test_settings_agree.py holds the two in step; the client may be installed
+# where settings.yml is not).
+DEFAULT_SEARXNG_URL = "http://127.0.0.1:8888"
 DEFAULT_MCP_HOST = "127.0.0.1"  # the MCP server's HTTP transport: loopback unless asked otherwise
 SEARXNG_URL_HELP = f"SearXNG's address (default: LLMWEB_SEARXNG_URL or {DEFAULT_SEARXNG_URL})"
 

@@ -73,8 +73,15 @@ SEARXNG_HEADERS = {
     "Accept": "application/json, text/html;q=0.9",
     "Accept-Encoding": "gzip",
     "Accept-Language": "en",
-    "User-Agent": "llmweb/0.1 (self-hosted search client for a local model)",
+    "User-Agent": f"{config.PRODUCT} (self-hosted search client for a local model)",
 }
+
+
+DEFAULT_MAX_RESULTS = 10
+MOST_RESULTS = 100
+LAST_PAGE = 10
+"""Brave serves ten pages; settings.yml caps SearXNG at the same (search.max_page), and the
+engine its own (max_page): tests/test_settings_agree.py holds the three in step."""
 
 
 class SearchRequest(BaseModel):
@@ -94,9 +101,10 @@ class SearchRequest(BaseModel):
             "Leave empty for the instance's own language (the household's); use 'en' for technical documentation."
         ),
     )
-    max_results: int = Field(default=10, description="How many results to return (1–100).")
-    # Brave serves ten pages; settings.yml caps SearXNG at the same (search.max_page).
-    page: int = Field(default=1, ge=1, le=10, description="Result page, 1–10.")
+    max_results: int = Field(
+        default=DEFAULT_MAX_RESULTS, description=f"How many results to return (1–{MOST_RESULTS})."
+    )
+    page: int = Field(default=1, ge=1, le=LAST_PAGE, description=f"Result page, 1–{LAST_PAGE}.")
     time_range: TimeRange | None = Field(
         default=None, description="Only results from the past day, week, month or year."
     )
@@ -133,7 +141,7 @@ class SearchRequest(BaseModel):
     @classmethod
     def _clamp_max_results(cls, value: Any) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
-            return min(max(value, 1), 100)
+            return min(max(value, 1), MOST_RESULTS)
         return value
 
 
@@ -263,7 +271,7 @@ def web_search(
     query: str,
     *,
     language: str | None = None,
-    max_results: int = 10,
+    max_results: int = DEFAULT_MAX_RESULTS,
     page: int = 1,
     time_range: str | None = None,
     safe_search: str | None = None,

@@ -31,6 +31,10 @@ import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import dotenv
+import yaml
 
 from llmweb import proxy
 
@@ -43,7 +47,7 @@ BLOCKING_THREADS = "4"
 """Searches one SearXNG process answers at a time: the image's GRANIAN_BLOCKING_THREADS, which
 the environment (or .env) may change here as in the image. A search holds its thread while
 Brave answers (about 0.3 s), so this, not the CPU, caps a process's searches per second
-(README, "Growing beyond one machine")."""
+(docs/scaling.md)."""
 
 
 class StackError(RuntimeError):
@@ -327,21 +331,44 @@ def start_caddy(config: Path, *, url: str, token: str, timeout: float = 30.0) ->
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """KEY=VALUE lines of a .env file (comments and blanks skipped, quotes removed).
+    """The variables a .env file sets, read as docker compose reads them.
 
-    An empty value means "not set", as in .env.example's ``SEARXNG_SECRET=``."""
-    values: dict[str, str] = {}
+    python-dotenv, called as Debian's docker-compose 1.29 calls it (compose/config/environment.py),
+    so ``export``, quotes, inline comments and ``${VAR}`` read the same for Docker and
+    scripts/serve. An empty value means "not set", as in .env.example's ``SEARXNG_SECRET=``."""
     if not path.exists():
-        return values
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, value = line.split("=", 1)
-        value = value.strip().strip("'\"")
-        if value:
-            values[key.strip()] = value
-    return values
+        return {}
+    values = dotenv.dotenv_values(dotenv_path=path, encoding="utf-8-sig", interpolate=True)
+    return {key: value for key, value in values.items() if value}
+
+
+def read_settings(settings_dir: Path) -> dict[str, Any]:
+    """settings.yml of ``settings_dir`` as data (what SearXNG will read; upstream's defaults not merged)."""
+    loaded = yaml.safe_load((settings_dir / "settings.yml").read_text())
+    return loaded if isinstance(loaded, dict) else {}
+
+
+TEXT_LANGUAGES = ("en", "pl")
+"""The languages llmweb's text readers know: the engine's date parser (Brave's ``age``), the
+stemmers of web_fetch's ``query`` and its Polish→English glossary (docs/language.md)."""
+
+
+def locale_notes(settings: Mapping[str, Any]) -> list[str]:
+    """What an admin who set a language outside :data:`TEXT_LANGUAGES` should know, one note per setting."""
+    where = {"search.default_lang": (settings.get("search") or {}).get("default_lang")}
+    for engine in settings.get("engines") or []:
+        if isinstance(engine, dict) and engine.get("engine") == "llmwebbrave":
+            for key in ("search_lang", "ui_lang"):
+                where[f"{engine.get('name')}: {key}"] = engine.get(key)
+    notes = []
+    for setting, value in where.items():
+        language = str(value or "").replace("_", "-").split("-")[0].lower()
+        if language not in ("", "auto", "all", *TEXT_LANGUAGES):
+            notes.append(
+                f"{setting} is {value!r}: searching works in it, but the engine's dates, web_fetch's "
+                "question matching and its glossary know only English and Polish (docs/language.md)"
+            )
+    return notes
 
 
 def persistent_secret(workdir: Path) -> str:
@@ -454,8 +481,10 @@ def _restart_exited(stack: Stack, logs: LogTail) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/serve", description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default=os.environ.get("SEARXNG_BIND_ADDRESS", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("SEARXNG_PORT", "8888")))
+    parser.add_argument(
+        "--host", help="default: SEARXNG_BIND_ADDRESS, else settings.yml's server.bind_address"
+    )
+    parser.add_argument("--port", type=int, help="default: SEARXNG_PORT, else settings.yml's server.port")
     parser.add_argument("--settings", type=Path, default=REPO / "settings")
     parser.add_argument("--workdir", type=Path, default=REPO / "var", help="logs, secret (git-ignored)")
     parser.add_argument(
@@ -463,11 +492,20 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=1,
         metavar="N",
-        help="N SearXNG processes behind Caddy on --host:--port, sharing valkey (README: Growing beyond one machine)",
+        help="N SearXNG processes behind Caddy on --host:--port, sharing valkey (docs/scaling.md)",
     )
     args = parser.parse_args(argv)
     if args.replicas < 1:
         parser.error("--replicas must be 1 or more")
+    shipped = read_settings(args.settings)
+    for note in locale_notes(shipped):
+        print(f"note: {note}", file=sys.stderr)
+    server = shipped.get("server") or {}
+    args.host = args.host or os.environ.get("SEARXNG_BIND_ADDRESS") or server.get("bind_address")
+    args.port = args.port or os.environ.get("SEARXNG_PORT") or server.get("port")
+    if not (args.host and args.port):
+        parser.error("settings.yml sets no server.bind_address or server.port: give --host and --port")
+    args.port = int(args.port)
 
     # .env is the one place a person writes the key, for Docker and for this script alike;
     # the environment wins, and an empty value in either means "not set".

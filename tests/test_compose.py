@@ -63,6 +63,23 @@ def test_compose_refuses_to_start_without_a_secret(tmp_path: Path) -> None:
     assert "SEARXNG_SECRET" in done.stderr
 
 
+ENV_IN_EVERY_SYNTAX = """# what a person may write in .env
+export BRAVE_API_KEY=not-a-real-key
+SEARXNG_SECRET="a secret # with a hash"
+GRANIAN_BLOCKING_THREADS=32  # raised for the office
+SEARXNG_BASE_URL='http://my-server.lan:8080/'
+"""
+
+
+def test_scripts_serve_reads_env_as_docker_compose_does(tmp_path: Path) -> None:
+    done = compose_config(tmp_path, ENV_IN_EVERY_SYNTAX)
+    assert done.returncode == 0, done.stderr
+    composed = yaml.safe_load(done.stdout)["services"]["searxng"]["environment"]
+    read = stack.read_env_file(tmp_path / "env")
+    keys = ("BRAVE_API_KEY", "SEARXNG_SECRET", "GRANIAN_BLOCKING_THREADS", "SEARXNG_BASE_URL")
+    assert {key: read.get(key) for key in keys} == {key: composed[key] for key in keys}
+
+
 def bind_mounts(service: dict[str, Any]) -> dict[str, tuple[Path, set[str]]]:
     """Target → (host path, mount options) for every bind mount of a service."""
     mounts = {}
@@ -116,11 +133,34 @@ def _upstream_engine_names() -> set[str]:
     return {f.stem for f in files if f.parent.as_posix() == "searx/engines" and f.suffix == ".py"}
 
 
-def test_searxng_is_published_on_localhost_only(resolved: dict[str, Any]) -> None:
+def shipped_server() -> dict[str, Any]:
+    """settings.yml's server section: the one home of the address and port."""
+    return dict(yaml.safe_load((REPO / "settings" / "settings.yml").read_text())["server"])
+
+
+def test_searxng_is_published_on_localhost_only_at_the_port_settings_yml_names(
+    resolved: dict[str, Any],
+) -> None:
     ports = resolved["services"]["searxng"]["ports"]
     assert len(ports) == 1
     host_ip, host_port, container = str(ports[0]).split(":")
-    assert (host_ip, host_port, container.split("/")[0]) == ("127.0.0.1", "8888", "8080")
+    server = shipped_server()
+    assert (host_ip, host_port, container.split("/")[0]) == (
+        server["bind_address"],
+        str(server["port"]),
+        "8080",
+    )
+
+
+def test_compose_and_scripts_serve_give_searxng_the_same_blocking_threads(resolved: dict[str, Any]) -> None:
+    threads = resolved["services"]["searxng"]["environment"]["GRANIAN_BLOCKING_THREADS"]
+    assert str(threads) == stack.BLOCKING_THREADS
+
+
+def test_the_default_base_url_is_where_searxng_is_published(resolved: dict[str, Any]) -> None:
+    server = shipped_server()
+    base_url = resolved["services"]["searxng"]["environment"]["SEARXNG_BASE_URL"]
+    assert base_url == f"http://{server['bind_address']}:{server['port']}/"
 
 
 def test_image_is_pinned_to_the_bundled_searx_commit(resolved: dict[str, Any]) -> None:

@@ -528,6 +528,27 @@ def test_setup_warns_about_unknown_codes_without_logging_the_key(
     assert FAKE_KEY not in caplog.text
 
 
+@pytest.mark.parametrize("ui_lang", ["de-DE", "fr-FR"])
+def test_setup_warns_that_ages_in_another_ui_lang_go_unread(
+    configured: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, ui_lang: str
+) -> None:
+    monkeypatch.setattr(configured, "ui_lang", ui_lang)
+    with caplog.at_level(logging.WARNING):
+        assert configured.setup({"name": "brave api"}) is True
+    assert f"ui_lang {ui_lang!r}" in caplog.text
+    assert "only English and Polish" in caplog.text
+
+
+@pytest.mark.parametrize("ui_lang", ["pl-PL", "en-US", "en-GB"])
+def test_setup_is_silent_about_english_and_polish_ages(
+    configured: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, ui_lang: str
+) -> None:
+    monkeypatch.setattr(configured, "ui_lang", ui_lang)
+    with caplog.at_level(logging.WARNING):
+        assert configured.setup({"name": "brave api"}) is True
+    assert caplog.text == ""
+
+
 # --- response ------------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -93,6 +94,31 @@ def test_serve_answers_json_on_loopback_and_stops_everything_on_a_signal(
         if serve.poll() is None:
             serve.kill()
             serve.wait()
+
+
+def test_serve_listens_on_the_port_settings_yml_names(tmp_path: Path, brave: HTTPServer) -> None:
+    port = stack.free_port()
+
+    def listen_there(settings: dict[str, Any]) -> None:
+        settings["server"]["port"] = port
+
+    settings = write_test_settings(tmp_path / "settings", brave.url_for("").rstrip("/"), listen_there)
+    command = [
+        str(REPO / "scripts" / "serve"),
+        "--settings",
+        str(settings),
+        "--workdir",
+        str(tmp_path / "var"),
+    ]
+    env = {k: v for k, v in os.environ.items() if k not in ("SEARXNG_PORT", "SEARXNG_BIND_ADDRESS")}
+    serve = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        printed = wait_for_line(serve, "SearXNG listens on")
+        assert f"http://127.0.0.1:{port} " in printed[-1]
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).status_code == 200
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=60)
 
 
 @pytest.fixture

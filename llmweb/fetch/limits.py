@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from llmweb import config
+
 MAX_BYTES = 5_000_000
 """Decoded body cap. A median article is ~115 KB of HTML; 5 MB still fits big manuals and PDFs."""
 
@@ -137,7 +139,7 @@ MAX_WINDOW_CHARS = 50_000
 COMPRESS_MIN_CHARS = 5000
 """A compressor is only asked when the page's text is at least this long."""
 
-USER_AGENT = "llmweb/0.1 (+self-hosted fetch for a local model)"
+USER_AGENT = f"{config.PRODUCT} (+self-hosted fetch for a local model)"
 
 MAX_QUESTION_CHARS = 500
 """A question about a page (web_fetch's query): a sentence or two, with the names it is about.

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BROWSER_HEADERS, brave_answer, brave_result
+from conftest import BROWSER_HEADERS, brave_answer, brave_result, shipped_settings
 
 from compose import http_client
 from compose.deployment import BRAVE_HOST, SEARXNG, VALKEY, Deployment, prepare
@@ -71,7 +71,8 @@ def polish_answer() -> dict[str, Any]:
     )
 
 
-SHIPPED_PORT = 8888  # docker-compose.yml publishes it on 127.0.0.1; the suite runs that file
+# docker-compose.yml publishes settings.yml's port on 127.0.0.1 (tests/test_compose.py); the suite runs that file.
+SHIPPED_PORT = int(shipped_settings()["server"]["port"])
 
 
 @pytest.fixture(scope="session")
