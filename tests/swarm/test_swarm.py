@@ -1,0 +1,182 @@
+"""deploy/swarm.yml on a one-node swarm: the household's promises hold with replicas and secrets.
+
+Searches from the host go through the entry point (Caddy's port, published on the node);
+searches that must land on one particular replica are made from inside a replica, to the
+other replicas' own addresses on the stack's network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+from conftest import BROWSER_HEADERS
+
+from compose.engine import docker
+from swarm.conftest import DAILY_BUDGET, REPLICAS
+from swarm.stack import REPLICA_CLIENT, SECRETS, SERVICES, Stack
+
+OUTSIDE_NETWORK = "llmweb-swarm-test-outside"
+OUTSIDE_SUBNET = "203.0.113.0/24"  # RFC 5737 TEST-NET-3: on no pass list
+OUTSIDE_GATEWAY = "203.0.113.1"
+
+
+def replica_urls(stack: Stack, q: str) -> list[str]:
+    """The same search on each replica's own address, in the order of its containers."""
+    return [f"http://{stack.address(c)}:8080/search?q={q}&format=json" for c in stack.containers("searxng")]
+
+
+def on_replicas(stack: Stack, urls: list[str]) -> list[dict[str, Any]]:
+    """GET each URL in turn from inside the first replica (a machine of the stack's own network)."""
+    client = stack.containers("searxng")[0]
+    out = stack.exec_python(client, REPLICA_CLIENT, json.dumps(urls), json.dumps(BROWSER_HEADERS))
+    return list(json.loads(out))
+
+
+@contextmanager
+def searching(stack: Stack, q: str) -> Iterator[list[int | str]]:
+    """Searches through the entry point, one after another, until the block ends; each one's status."""
+    statuses: list[int | str] = []
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.is_set():
+            try:
+                answer = stack.search(q)
+                ok = answer.status_code == 200 and bool(answer.json()["results"])
+                statuses.append(answer.status_code if ok else f"{answer.status_code} without results")
+            except httpx.HTTPError as error:
+                statuses.append(repr(error))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield statuses
+    finally:
+        stop.set()
+        thread.join(60)
+
+
+def test_the_stack_comes_up_with_every_service_healthy(stack: Stack) -> None:
+    healthy = {name: len(stack.healthy_containers(name)) for name in SERVICES}
+    assert healthy == {"searxng": REPLICAS, "valkey": 1, "proxy": 1, "fake-brave": 1}
+
+
+def test_a_search_through_the_entry_point_answers_in_polish_with_dated_joined_snippets(
+    fresh_valkey: Stack,
+) -> None:
+    before = len(fresh_valkey.brave_requests())
+    answer = fresh_valkey.search("pogoda kraków")
+    assert answer.status_code == 200, answer.text[:500]
+    contents = [r["content"] for r in answer.json()["results"]]
+    assert contents[0] == "2026-11-02 — Prognoza na jutro. | Rano deszcz. | Wieczorem słońce."
+    [request] = fresh_valkey.brave_requests()[before:]
+    params = dict(request["params"])
+    assert (params["q"], params["search_lang"], params["country"]) == ("pogoda kraków", "pl", "PL")
+
+
+def test_three_replicas_share_one_daily_budget(fresh_valkey: Stack) -> None:
+    searches = 2 * REPLICAS + 2  # more than the budget, each replica asked at least twice
+    urls = [u for n in range(searches) for u in [replica_urls(fresh_valkey, f"budżet{n}")[n % REPLICAS]]]
+    before = len(fresh_valkey.brave_requests())
+    answers = on_replicas(fresh_valkey, urls)
+    assert [a["status"] for a in answers] == [200] * searches
+    assert len(fresh_valkey.brave_requests()) - before == DAILY_BUDGET
+
+
+def test_a_search_cached_by_one_replica_is_a_hit_on_the_others(fresh_valkey: Stack) -> None:
+    before = len(fresh_valkey.brave_requests())
+    answers = on_replicas(fresh_valkey, replica_urls(fresh_valkey, "pamięć podręczna"))
+    assert len(fresh_valkey.brave_requests()) - before == 1
+    results = [[r["url"] for r in json.loads(a["body"])["results"]] for a in answers]
+    assert results == [["https://example.org/pogoda", "https://example.org/smog"]] * REPLICAS
+
+
+def outside_search(stack: Stack, q: str, count: int, address: str) -> list[dict[str, Any]]:
+    """JSON searches from a container on a network of its own, outside every pass list, to the
+    entry point's port on this node, as a machine of the LAN or beyond reaches it."""
+    if not docker("network", "ls", "-q", "--filter", f"name=^{OUTSIDE_NETWORK}$").split():
+        docker("network", "create", "--subnet", OUTSIDE_SUBNET, "--gateway", OUTSIDE_GATEWAY, OUTSIDE_NETWORK)
+    urls = [f"http://{OUTSIDE_GATEWAY}:{stack.port}/search?q={q}&format=json"] * count
+    [image] = {docker("inspect", "-f", "{{.Config.Image}}", c).strip() for c in stack.containers("searxng")}
+    out = subprocess.run(
+        [
+            "docker", "run", "--rm", "-i", "--network", OUTSIDE_NETWORK, "--ip", address,
+            "--entrypoint", "/usr/local/searxng/.venv/bin/python", image.split("@")[0],
+            "-", json.dumps(urls), json.dumps(BROWSER_HEADERS),
+        ],
+        input=REPLICA_CLIENT.read_text(), capture_output=True, text=True, timeout=180, check=True,
+    ).stdout  # fmt: skip
+    return list(json.loads(out))
+
+
+def test_the_limiter_sees_the_real_client_through_the_entry_point(fresh_valkey: Stack) -> None:
+    try:
+        [seen] = outside_search(fresh_valkey, "ip", 1, "203.0.113.20")
+        answers = outside_search(fresh_valkey, "pogoda", 6, "203.0.113.21")
+    finally:
+        subprocess.run(["docker", "network", "rm", OUTSIDE_NETWORK], capture_output=True, check=False)
+    assert "203.0.113.20" in seen["body"], seen["body"][:500]
+    statuses = [a["status"] for a in answers]
+    assert statuses[:4] == [200] * 4 and 429 in statuses[4:], statuses
+
+
+def test_a_killed_replica_is_replaced_and_no_search_fails(fresh_valkey: Stack) -> None:
+    stack = fresh_valkey
+    victim = stack.containers("searxng")[0]
+    with searching(stack, "odporność") as statuses:
+        stack.wait_converged({"searxng": REPLICAS})
+        docker("kill", victim)
+        stack.wait_converged({"searxng": REPLICAS})
+        replaced = len(statuses)
+        while len(statuses) < replaced + 10:
+            time.sleep(0.2)
+    assert victim not in stack.containers("searxng")
+    assert len(statuses) > 10 and set(statuses) == {200}, statuses
+
+
+def test_a_rolling_image_update_fails_no_search(fresh_valkey: Stack) -> None:
+    stack = fresh_valkey
+    [old] = {docker("inspect", "-f", "{{.Config.Image}}", c).strip() for c in stack.containers("searxng")}
+    new = old.split("@")[0].rsplit(":", 1)[0] + ":rolled"
+    docker("build", "-q", "-t", new, "-", input=f"FROM {old}\nLABEL llmweb.test=rolled\n")
+    try:
+        with searching(stack, "aktualizacja") as statuses:
+            docker("service", "update", "--detach=false", "--image", new, stack.service("searxng"), timeout=600)
+        images = {docker("inspect", "-f", "{{.Config.Image}}", c).strip() for c in stack.containers("searxng")}
+        assert images == {new}
+        assert len(statuses) > 10 and set(statuses) == {200}, statuses
+    finally:
+        subprocess.run(["docker", "image", "rm", "-f", new], capture_output=True, check=False)
+
+
+def test_the_key_and_the_secret_appear_in_no_inspect_output_and_no_log(stack: Stack) -> None:
+    assert stack.search("sekret").status_code == 200
+    # The key did reach Brave: the fake logs its digest.
+    digests = {r["headers"].get("x-subscription-token") for r in stack.brave_requests()}
+    assert digests == {"sha256:" + hashlib.sha256(stack.key.encode()).hexdigest()}
+    containers = [c for name in SERVICES for c in stack.containers(name, all_states=True)]
+    outputs = {
+        "docker service inspect": docker("service", "inspect", *(stack.service(n) for n in SERVICES)),
+        "docker inspect (containers)": docker("inspect", *containers),
+        "docker secret inspect": docker("secret", "inspect", *SECRETS),
+        "docker config inspect": docker("config", "inspect", *docker("config", "ls", "-q").split()),
+        "docker stack ps": docker("stack", "ps", "--no-trunc", stack.name),
+        **{f"docker service logs {name}": stack.logs(name) for name in SERVICES},
+        **{f"docker logs {c[:12]}": docker_logs(c) for c in containers},
+    }
+    assert "/run/secrets/llmweb_brave_api_key" in outputs["docker service inspect"]
+    leaks = [where for where, text in outputs.items() if stack.key in text or stack.secret in text]
+    assert leaks == []
+
+
+def docker_logs(container: str) -> str:
+    done = subprocess.run(["docker", "logs", container], capture_output=True, text=True, timeout=60, check=False)
+    return done.stdout + done.stderr
