@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
 from compose.conftest import polish_answer
 from compose.engine import EngineUnavailable, start_engine, stop_engine
 from compose.images import BuildRecord, Images, ensure_images
 from compose.tls import make_server_tls
+
 from llmweb.stack import free_port
 from swarm.stack import Stack, create_secrets, engine_entry, prepare, swarm_of_one_node
 
@@ -81,4 +81,3 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     for nodeid, seconds in CHECK_SECONDS.items():
         write(f"{seconds:7.1f} s  {nodeid.split('::')[-1]}")
     write(f"{sum(CHECK_SECONDS.values()):7.1f} s  all checks (image builds and the deploy in the first)")
-

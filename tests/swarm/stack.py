@@ -25,13 +25,12 @@ from typing import Any
 
 import httpx
 import yaml
-from conftest import BROWSER_HEADERS, SENTINEL_KEY
-
 from compose import fake_brave
 from compose.deployment import BRAVE_HOST, CA_IN_IMAGE, copy_repository, keyless_engines_off
 from compose.engine import docker
 from compose.images import Images
 from compose.tls import ServerTls
+from conftest import BROWSER_HEADERS, SENTINEL_KEY
 
 HERE = Path(__file__).resolve().parent
 STACK_FILE = "deploy/swarm.yml"
@@ -54,8 +53,8 @@ class Stack:
     name: str
     folder: Path
     port: int
-    secret: str
-    key: str = SENTINEL_KEY
+    secret: str = field(repr=False)
+    key: str = field(default=SENTINEL_KEY, repr=False)
     env: dict[str, str] = field(default_factory=dict)
 
     # --- swarm commands ------------------------------------------------------------------
@@ -109,7 +108,9 @@ class Stack:
             time.sleep(1)
         logs = "\n".join(f"--- {name}:\n{self.logs(name)[-2500:]}" for name in expected)
         states = "\n".join(docker("service", "ps", "--no-trunc", self.service(n)) for n in expected)
-        raise AssertionError(f"not converged within {timeout:.0f}s: {counts} != {dict(expected)}\n{states}\n{logs}")
+        raise AssertionError(
+            f"not converged within {timeout:.0f}s: {counts} != {dict(expected)}\n{states}\n{logs}"
+        )
 
     def logs(self, name: str) -> str:
         done = subprocess.run(
@@ -151,7 +152,10 @@ class Stack:
 
     def search(self, q: str, **params: str) -> httpx.Response:
         return httpx.get(
-            self.url + "/search", params={"q": q, "format": "json", **params}, headers=BROWSER_HEADERS, timeout=30
+            self.url + "/search",
+            params={"q": q, "format": "json", **params},
+            headers=BROWSER_HEADERS,
+            timeout=30,
         )
 
     # --- the fake Brave --------------------------------------------------------------------
@@ -168,11 +172,15 @@ class Stack:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             left = docker("ps", "-aq", "--filter", f"label=com.docker.stack.namespace={self.name}").split()
-            networks = docker("network", "ls", "-q", "--filter", f"label=com.docker.stack.namespace={self.name}")
+            networks = docker(
+                "network", "ls", "-q", "--filter", f"label=com.docker.stack.namespace={self.name}"
+            )
             if not left and not networks.split():
                 break
             time.sleep(1)
-        for volume in docker("volume", "ls", "-q", "--filter", f"label=com.docker.stack.namespace={self.name}").split():
+        for volume in docker(
+            "volume", "ls", "-q", "--filter", f"label=com.docker.stack.namespace={self.name}"
+        ).split():
             subprocess.run(["docker", "volume", "rm", volume], capture_output=True, check=False)
         configs = docker("config", "ls", "-q", "--filter", "name=llmweb_").split()
         if configs:
@@ -221,10 +229,12 @@ def write_override(folder: Path, images: Images, tls: ServerTls, answer: dict[st
                     {"type": "tmpfs", "target": "/var/cache/searxng"},
                 ],
                 "networks": {"llmweb": {"aliases": [BRAVE_HOST]}},
-                "deploy": {"restart_policy": {"condition": "any"}},
+                # Reached by its task's address, as every service of the stack (no IPVS here).
+                "deploy": {"endpoint_mode": "dnsrr", "restart_policy": {"condition": "any"}},
             },
         },
-        "configs": {"test_ca": {"file": "./.swarm-test/ca.crt"}},
+        # Absolute: relative paths of every stack file resolve from the first one's folder (deploy/).
+        "configs": {"test_ca": {"file": str(folder / ".swarm-test" / "ca.crt")}},
     }
     (folder / OVERRIDE).write_text(yaml.safe_dump(override, sort_keys=False))
 
@@ -249,7 +259,11 @@ def prepare(
     write_override(folder, images, tls, answer)
     secret = secrets.token_hex(32)
     tag = secrets.token_hex(4)  # configs cannot change in place: fresh names for each run
-    env = {"LLMWEB_PORT": str(port), "LLMWEB_CONFIG_TAG": tag, "SEARXNG_BASE_URL": f"http://127.0.0.1:{port}/"}
+    env = {
+        "LLMWEB_PORT": str(port),
+        "LLMWEB_CONFIG_TAG": tag,
+        "SEARXNG_BASE_URL": f"http://127.0.0.1:{port}/",
+    }
     return Stack(f"llmwebswarm{secrets.token_hex(2)}", folder, port, secret, env=env)
 
 
@@ -267,6 +281,12 @@ def swarm_of_one_node() -> Any:
         yield node
     finally:
         if made:
-            subprocess.run(["docker", "swarm", "leave", "--force"], capture_output=True, check=False, timeout=120)
+            subprocess.run(
+                ["docker", "swarm", "leave", "--force"], capture_output=True, check=False, timeout=120
+            )
         else:
-            subprocess.run(["docker", "node", "update", "--label-rm", "llmweb.valkey", node], capture_output=True, check=False)
+            subprocess.run(
+                ["docker", "node", "update", "--label-rm", "llmweb.valkey", node],
+                capture_output=True,
+                check=False,
+            )
