@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 from compose.engine import docker
@@ -30,7 +31,8 @@ OUTSIDE_GATEWAY = "203.0.113.1"
 
 def replica_urls(stack: Stack, q: str) -> list[str]:
     """The same search on each replica's own address, in the order of its containers."""
-    return [f"http://{stack.address(c)}:8080/search?q={q}&format=json" for c in stack.containers("searxng")]
+    query = urlencode({"q": q, "format": "json"})
+    return [f"http://{stack.address(c)}:8080/search?{query}" for c in stack.containers("searxng")]
 
 
 def on_replicas(stack: Stack, urls: list[str]) -> list[dict[str, Any]]:
@@ -132,7 +134,7 @@ def lan_machine(address: str) -> Iterator[list[str]]:
 
 def from_lan(inside: list[str], stack: Stack, q: str, count: int) -> list[dict[str, Any]]:
     """JSON searches from the LAN machine to the entry point's port on this node."""
-    urls = [f"http://{OUTSIDE_GATEWAY}:{stack.port}/search?q={q}&format=json"] * count
+    urls = [f"http://{OUTSIDE_GATEWAY}:{stack.port}/search?{urlencode({'q': q, 'format': 'json'})}"] * count
     done = subprocess.run(
         [*inside, sys.executable, str(REPLICA_CLIENT), json.dumps(urls), json.dumps(BROWSER_HEADERS)],
         capture_output=True, text=True, timeout=180, check=True,
@@ -145,7 +147,8 @@ def test_the_limiter_sees_the_real_client_through_the_entry_point(fresh_valkey: 
         [seen] = from_lan(inside, fresh_valkey, "ip", 1)
         answers = from_lan(inside, fresh_valkey, "pogoda", 6)
     # SearXNG's self_info answer names the address the limiter judges.
-    assert [a["answer"] for a in json.loads(seen["body"])["answers"]] == ["Twoje IP to: 203.0.113.20"]
+    [answer] = json.loads(seen["body"])["answers"]
+    assert answer["answer"].endswith(": 203.0.113.20"), answer
     # 4 JSON searches an hour for a client outside the pass list: the "ip" search was the first.
     statuses = [a["status"] for a in answers]
     assert statuses[:3] == [200] * 3 and set(statuses[3:]) == {429}, statuses
