@@ -53,7 +53,9 @@ def test_no_service_environment_holds_a_secret_only_the_files_naming_one() -> No
 
 def test_every_secret_file_named_is_a_secret_the_service_is_given() -> None:
     for name, service in stack()["services"].items():
-        given = {f"/run/secrets/{s if isinstance(s, str) else s['source']}" for s in service.get("secrets", [])}
+        given = {
+            f"/run/secrets/{s if isinstance(s, str) else s['source']}" for s in service.get("secrets", [])
+        }
         named = {v for k, v in service.get("environment", {}).items() if k.endswith("_FILE")}
         assert named <= given, name
 
