@@ -187,6 +187,22 @@ def test_a_rolling_image_update_fails_no_search(fresh_valkey: Stack) -> None:
         subprocess.run(["docker", "image", "rm", "-f", new], capture_output=True, check=False)
 
 
+def test_while_valkey_is_away_the_household_searches_and_outsiders_get_503(fresh_valkey: Stack) -> None:
+    """What docs/swarm.md says of valkey's node being down: its task cannot run anywhere else."""
+    stack = fresh_valkey
+    docker("service", "scale", "--detach=false", f"{stack.service('valkey')}=0", timeout=120)
+    try:
+        household = stack.search("bez valkey")
+        with lan_machine("203.0.113.30") as inside:
+            [outsider] = from_lan(inside, stack, "bez valkey", 1)
+    finally:
+        docker("service", "scale", "--detach=false", f"{stack.service('valkey')}=1", timeout=180)
+        stack.wait_converged({"valkey": 1})
+    assert household.status_code == 200 and household.json()["results"], household.text[:300]
+    assert outsider["status"] == 503 and "valkey" in outsider["body"], outsider
+    assert stack.search("z valkey").status_code == 200
+
+
 def test_the_key_and_the_secret_appear_in_no_inspect_output_and_no_log(stack: Stack) -> None:
     assert stack.search("sekret").status_code == 200
     # The key did reach Brave: the fake logs its digest.
