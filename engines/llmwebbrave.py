@@ -14,13 +14,13 @@ Configuration
   - name: brave api
     engine: llmwebbrave
     shortcut: bapi
-    api_key: ""          # empty: read BRAVE_API_KEY from the environment
+    api_key: ""          # empty: read BRAVE_API_KEY (or the file BRAVE_API_KEY_FILE names)
     search_lang: pl
     country: PL
     ui_lang: pl-PL
     results_per_page: 20
 
-Without a key (neither ``api_key`` nor ``BRAVE_API_KEY``) the engine still loads, asks Brave
+Without a key (neither ``api_key``, ``BRAVE_API_KEY`` nor ``BRAVE_API_KEY_FILE``) the engine still loads, asks Brave
 nothing, and answers every search with the error "Brave API key missing", so a JSON client
 sees it in ``unresponsive_engines`` instead of a silent absence.
 The file is self-contained: it is mounted alone into SearXNG's ``searx/engines/``.
@@ -72,7 +72,8 @@ max_page = 10
 """Brave serves ten pages at most (``offset`` 0–9); SearXNG skips the engine beyond."""
 
 api_key: str = ""
-"""Brave Search API key; empty means: read ``BRAVE_API_KEY`` from the environment."""
+"""Brave Search API key; empty means: read ``BRAVE_API_KEY`` from the environment, or the file
+``BRAVE_API_KEY_FILE`` names (a Docker or Swarm secret, deploy/swarm.yml)."""
 
 base_url: str = "https://api.search.brave.com/res/v1/web/search"
 """Brave's web search endpoint."""
@@ -141,10 +142,42 @@ RATE_LIMIT_FALLBACK_SECONDS = 60
 KEY_REJECTED_CODES = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_NOT_FOUND"})
 KEY_HELP = (
     "set BRAVE_API_KEY in .env (docker compose) or in the environment of scripts/serve "
-    "(or api_key in settings.yml); get a key at https://api-dashboard.search.brave.com/"
+    "(or BRAVE_API_KEY_FILE naming a secret's file, or api_key in settings.yml); "
+    "get a key at https://api-dashboard.search.brave.com/"
 )
 # No web page predates the web: earlier dates are sentinels such as 1970-01-01.
 EARLIEST_DATE = datetime.date(1991, 1, 1)
+
+
+SECRET_FILE_MAX_BYTES = 4096
+"""A secret file longer than this holds no key (Brave's are 31 characters): refused unread."""
+
+
+class SecretFileError(Exception):
+    """NAME_FILE names a file that cannot serve as the secret; the message never holds its text."""
+
+
+def secret_from_environment(name: str, environ: Mapping[str, str] = os.environ) -> str:
+    """``name`` from the environment, or the text of the file ``name``_FILE names, as the official
+    database images read theirs: Swarm's secrets are files under /run/secrets, so the key need not
+    be in any container's environment. Surrounding whitespace (``echo``'s newline) is dropped;
+    both set at once is an error, so it is clear which one counts. Empty: no secret."""
+    path = environ.get(name + "_FILE", "").strip()
+    if not path:
+        return environ.get(name, "").strip()
+    if environ.get(name, "").strip():
+        raise SecretFileError(f"both {name} and {name}_FILE are set: set only one")
+    try:
+        with open(path, "rb") as file:
+            data = file.read(SECRET_FILE_MAX_BYTES + 1)
+    except OSError as error:
+        raise SecretFileError(f"{name}_FILE names {path}, which cannot be read ({error.strerror})") from None
+    if len(data) > SECRET_FILE_MAX_BYTES:
+        raise SecretFileError(f"{name}_FILE names {path}, longer than {SECRET_FILE_MAX_BYTES} bytes")
+    try:
+        return data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise SecretFileError(f"{name}_FILE names {path}, which is not UTF-8 text") from None
 
 
 class BraveKeyMissing(Exception):
@@ -412,13 +445,20 @@ def brave_error(body: object) -> tuple[str | None, str | None]:
 
 
 def setup(engine_settings: dict[str, t.Any]) -> bool:
-    """Take the key from the settings or BRAVE_API_KEY, and say in the log how the engine starts."""
+    """Take the key from the settings, BRAVE_API_KEY or BRAVE_API_KEY_FILE, and say in the log
+    how the engine starts."""
     global api_key  # SearXNG engines keep their configuration as module state
-    api_key = str(api_key or os.environ.get("BRAVE_API_KEY") or "").strip()
     if logger.getEffectiveLevel() > logging.INFO:
         logger.setLevel(logging.INFO)  # the start-up line is for the admin, whatever SearXNG's level
     _name_errors()
     name = engine_settings.get("name")
+    if not str(api_key or "").strip():
+        try:
+            api_key = secret_from_environment("BRAVE_API_KEY")
+        except SecretFileError as error:
+            logger.error("engine %r: %s", name, error)
+            api_key = ""
+    api_key = str(api_key or "").strip()
     if not api_key:
         logger.warning("engine %r has no Brave Search API key and asks Brave nothing: %s", name, KEY_HELP)
         return True

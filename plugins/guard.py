@@ -51,7 +51,7 @@ from searx import get_setting, limiter, settings_loader, valkeydb
 from searx.plugins import Plugin, PluginCfg, PluginInfo
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
@@ -59,7 +59,9 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 PROXY_TOKEN_ENV = "LLMWEB_PROXY_TOKEN"
-"""A shared secret a reverse proxy sends in PROXY_TOKEN_HEADER to be believed; empty: none can."""
+"""A shared secret a reverse proxy sends in PROXY_TOKEN_HEADER to be believed; empty: none can.
+LLMWEB_PROXY_TOKEN_FILE may name a file holding it instead (a Swarm secret, deploy/swarm.yml)."""
+SECRET_FILE_MAX_BYTES = 4096
 PROXY_TOKEN_HEADER = "HTTP_X_LLMWEB_PROXY_TOKEN"  # X-Llmweb-Proxy-Token in the WSGI environment
 WRONG_TOKEN_ADDRESS = "100::1"
 """Where a request presenting a token that does not match is said to come from: an address of
@@ -84,6 +86,33 @@ def parse_address(value: str | None) -> Address | None:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
         return address.ipv4_mapped
     return address
+
+
+class SecretFileError(Exception):
+    """NAME_FILE names a file that cannot serve as the secret; the message never holds its text."""
+
+
+def secret_from_environment(name: str, environ: Mapping[str, str] = os.environ) -> str:
+    """``name`` from the environment, or the text of the file ``name``_FILE names, as the official
+    database images read theirs (the engine reads BRAVE_API_KEY alike; it is a file of its own,
+    so it has its own copy of these lines). Surrounding whitespace is dropped; both set at once is
+    an error. Empty: no secret."""
+    path = environ.get(name + "_FILE", "").strip()
+    if not path:
+        return environ.get(name, "").strip()
+    if environ.get(name, "").strip():
+        raise SecretFileError(f"both {name} and {name}_FILE are set: set only one")
+    try:
+        with open(path, "rb") as file:
+            data = file.read(SECRET_FILE_MAX_BYTES + 1)
+    except OSError as error:
+        raise SecretFileError(f"{name}_FILE names {path}, which cannot be read ({error.strerror})") from None
+    if len(data) > SECRET_FILE_MAX_BYTES:
+        raise SecretFileError(f"{name}_FILE names {path}, longer than {SECRET_FILE_MAX_BYTES} bytes")
+    try:
+        return data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise SecretFileError(f"{name}_FILE names {path}, which is not UTF-8 text") from None
 
 
 class TrustedProxies:
@@ -166,7 +195,12 @@ class SXNGPlugin(Plugin):
     def init(self, app: flask.Flask) -> bool:
         if self.log.getEffectiveLevel() > logging.INFO:
             self.log.setLevel(logging.INFO)  # start-up lines of ours, whatever SearXNG's level
-        proxies = TrustedProxies(declared_proxies(), os.environ.get(PROXY_TOKEN_ENV, "").strip())
+        try:
+            token = secret_from_environment(PROXY_TOKEN_ENV)
+        except SecretFileError as error:  # no proxy is believed by token: its clients count as the proxy
+            self.log.error("%s; no proxy is believed by token", error)
+            token = ""
+        proxies = TrustedProxies(declared_proxies(), token)
         app.wsgi_app = ForwardedHeaderGuard(app.wsgi_app, proxies)  # type: ignore[method-assign]
         self.log.info("client address headers are believed only from: %s", proxies)
         logging.getLogger("searx.limiter").addFilter(_DropPerRequestLines())

@@ -40,6 +40,7 @@ SENTINEL_KEY = "sentinel-brave-key-NOT-REAL-7f3a9c"
 
 OUTSIDE_ENGINES = ("duckduckgo", "wikipedia")
 COMPOSE_SUITE = Path(__file__).resolve().parent / "compose"
+SWARM_SUITE = Path(__file__).resolve().parent / "swarm"  # deploy/swarm.yml, `scripts/test swarm`
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -91,8 +92,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """tests/compose needs a Docker engine and minutes: only `scripts/test compose` collects it."""
-    if collection_path == COMPOSE_SUITE and not config.getoption("--compose"):
+    """tests/compose and tests/swarm need a Docker engine and minutes: only `scripts/test compose`
+    and `scripts/test swarm` collect them."""
+    if collection_path in (COMPOSE_SUITE, SWARM_SUITE) and not config.getoption("--compose"):
         return True
     return None
 
