@@ -550,7 +550,7 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
         ) from None
     except TooManyCodings as exc:
         raise UnsupportedContent(
-            f"{url} was sent compressed {exc.count} times over, and llmweb undoes at most {MAX_CODINGS} "
+            f"{url} was sent compressed {exc.count:,} times over, and llmweb undoes at most {MAX_CODINGS} "
             "layers of compression (no server needs more). Try another source for the same content.",
             url,
         ) from None
