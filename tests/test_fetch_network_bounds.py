@@ -79,7 +79,8 @@ def serving(answer: Answer) -> Iterator[RawServer]:
 
 
 def fetch(url: str, **options: object) -> FetchResult:
-    return web_fetch(url, allow=LOOPBACK, **{"timeout": 5, **options})  # type: ignore[arg-type]
+    # the default deadline: a worker starting on a busy machine can take seconds
+    return web_fetch(url, allow=LOOPBACK, **options)  # type: ignore[arg-type]
 
 
 def response(body: bytes, *headers: str, status: str = "200 OK") -> bytes:
@@ -279,6 +280,27 @@ def test_a_json_ld_type_of_dotted_words_is_not_named_in_the_notes() -> None:
         + "Sos pomidorowy to podstawa kuchni włoskiej. " * 8
         + "</p></article></body></html>"
     )
+    raw = response(html.encode(), "Content-Type: text/html; charset=utf-8")
+    with serving(answer_with(raw)) as server:
+        text = answer_text(server.url)
+    assert "Krok 7" in text  # the data was read
+    assert CANARY not in outside_fence(text)
+
+
+STEPS_TEXT = " ".join(
+    f"Krok {n}: gotuj powoli i mieszaj drewnianą łyżką, aż sos zgęstnieje." for n in range(8)
+)
+STATE = json.dumps({"article": {"body": STEPS_TEXT}})
+NAMED_STATE = {
+    "global": f"<script>window.__{CANARY}_obey__ = {STATE};</script>",
+    "script-id": f'<script type="application/json" id="{CANARY}-obey">{STATE}</script>',
+}
+
+
+@pytest.mark.parametrize("where", NAMED_STATE)
+def test_framework_state_under_a_short_name_the_page_chose_is_not_named_in_the_notes(where: str) -> None:
+    shell = '<div id="root"></div><script src="/app.js"></script>'
+    html = f"<html><head><title>Sos</title>{NAMED_STATE[where]}</head><body>{shell}</body></html>"
     raw = response(html.encode(), "Content-Type: text/html; charset=utf-8")
     with serving(answer_with(raw)) as server:
         text = answer_text(server.url)

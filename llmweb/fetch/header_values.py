@@ -145,3 +145,23 @@ def known_scheme(value: str | None) -> str | None:
     """``value`` lowercased when it is a well-known URL scheme (``ftp``, ``javascript``), else None."""
     value = (value or "").strip().lower()
     return value if value in KNOWN_SCHEMES else None
+
+
+# The names under which frameworks embed a page's data (a global, or a <script> id). A note
+# names the data by one of these; any other name, which the page chose, reads as "a script's data".
+KNOWN_STATE_NAMES = frozenset({
+    "__NEXT_DATA__", "__NUXT__", "__NUXT_DATA__", "__INITIAL_STATE__", "__PRELOADED_STATE__",
+    "__APOLLO_STATE__", "__STATE__", "__INITIAL_DATA__", "__DATA__", "__SERVER_DATA__", "__REDUX_STATE__",
+    "__INITIAL_PROPS__", "__APP_STATE__", "__APP_DATA__", "__PAGE_DATA__", "__SSR_DATA__",
+    "__PRELOADED_DATA__", "__HYDRATION_DATA__", "__RELAY_STORE__", "__remixContext",
+    "__reactRouterContext", "__staticRouterHydrationData", "__UNIVERSAL_DATA_FOR_REHYDRATION__",
+    "__FRONTITY_CONNECT_STATE__", "__SAPPER__", "__VUE_SSR_CONTEXT__", "__INITIAL_CONTEXT__",
+    "__CONTEXT__", "__PROPS__", "__STORE__", "__ROUTER_DATA__", "__SVELTEKIT_DATA__",
+    "ytInitialData", "ytInitialPlayerResponse", "initialState", "initialData", "pageData", "appData",
+    "serverApp-state", "ng-state", "initial-state", "app-data", "page-data", "server-data", "__DATA",
+})  # fmt: skip
+
+
+def known_state_name(value: str | None) -> str | None:
+    """``value`` when it is one of :data:`KNOWN_STATE_NAMES` (``__NEXT_DATA__``), else None."""
+    return value if value in KNOWN_STATE_NAMES else None
