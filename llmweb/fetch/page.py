@@ -342,8 +342,8 @@ def _describe(fetched: transport.Fetched) -> str:
         if len(fetched.body) >= 100_000
         else f"{len(fetched.body):,} bytes"
     )
-    if text_kind(media) != "html":
-        return f"{size} of {media}"
+    if text_kind(media) != "html":  # the server's type only when it is a known one (it chose the words)
+        return f"{size} of {header_values.known_media_type(media) or header_values.UNRECOGNISED_MEDIA_TYPE}"
     # counting tags needs no exact charset: ASCII markup reads the same in any of them
     return f"{size} of HTML, {measure_html(fetched.body.decode('utf-8', 'replace')).describe()}"
 
