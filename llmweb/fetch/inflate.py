@@ -58,6 +58,7 @@ class ContentDecoder:
         # MAX_CODINGS times it, and the last one's, the body, at most ``limit``.
         self._layers = [_Inflater(name, limit) for name in reversed(names)]
         self.identity = not self._layers
+        self.codings = tuple(names)  # as applied, without "identity": all a message may name
 
     def feed(self, data: bytes) -> bytes:
         for layer in self._layers:

@@ -578,7 +578,8 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
     except CorruptEncoding as exc:
         if not truncate:
             raise UnsupportedContent(
-                f"{url} was sent with a damaged {encoding} compression ({exc}). Try again later or use another source.",
+                f"{url} was sent with a damaged {', '.join(decoder.codings)} compression ({exc}). "
+                "Try again later or use another source.",
                 url,
             ) from None
     del body[cap:]
