@@ -15,6 +15,7 @@ is built by repeating a short piece, so even the 30 MB of one-byte chunks costs 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import os
 import re
 import threading
@@ -356,6 +357,53 @@ def hostile_bodies() -> list[Hostile]:
 
 HOSTILE = hostile_bodies()
 """Built once at import; about 45 MB, most of it the chunked body's framing."""
+
+
+@dataclass(frozen=True)
+class HostileAnswer:
+    """An answer that breaks HTTP itself rather than being costly to read (issue 23): its
+    status line and headers are the attack, so the transport meets it in the calling process."""
+
+    name: str
+    label: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    outcomes: tuple[type[LlmwebError], ...]
+    interim_seconds: float = 0.0  # "102 Processing" answered for this long before the answer
+
+
+INTERIM_SECONDS = 60.0
+"""How long the 102 server stalls before answering; the fetch must leave within its deadline."""
+NESTED_LAYERS = 10_000  # about 60 KB of Content-Encoding, within h11's 100 KB of headers
+
+
+def gzipped_over_and_over(body: bytes, layers: int) -> bytes:
+    """``body`` gzipped ``layers`` times; stored (level 0), so it grows by ~20 bytes a layer."""
+    for _ in range(layers):
+        body = gzip.compress(body, compresslevel=0, mtime=0)
+    return body
+
+
+def hostile_answers() -> list[HostileAnswer]:
+    """The answers of issue 23, items 1 and 2: one held a 5-second fetch for as long as the
+    server liked (62 s, 54 s of the caller's CPU), one grew the caller from 89 to 747 MB."""
+    return [
+        HostileAnswer(
+            "interim",
+            f"`102 Processing` answered without pause for {INTERIM_SECONDS:g} s",
+            (("Content-Type", "text/plain"),),
+            b"late",
+            (Timeout,),
+            interim_seconds=INTERIM_SECONDS,
+        ),
+        HostileAnswer(
+            "codings",
+            f"an article gzipped {NESTED_LAYERS:,} times, every layer named in Content-Encoding",
+            (("Content-Type", "text/html"), ("Content-Encoding", ", ".join(["gzip"] * NESTED_LAYERS))),
+            gzipped_over_and_over(article(0), NESTED_LAYERS),
+            (UnsupportedContent,),
+        ),
+    ]
 
 
 class AttackServer:

@@ -12,17 +12,19 @@ from __future__ import annotations
 import contextlib
 import html
 import http.server
+import io
 import json
 import os
 import subprocess
 import sys
 import threading
+import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.attacks import HOSTILE
+from bench.attacks import HOSTILE, hostile_answers
 from bench.report import MISSING, PartResult, Target, table
 from bench.scoring import median
 from llmweb import stack
@@ -42,6 +44,7 @@ class Served:
     body: bytes
     headers: tuple[tuple[str, str], ...]
     chunked: bool = False  # the body is chunk-framed already; no Content-Length
+    interim_seconds: float = 0.0  # "102 Processing" without pause for this long first
 
 
 def article_html(size: int) -> bytes:
@@ -128,6 +131,8 @@ def _handler(routes: dict[str, Served]) -> type[http.server.BaseHTTPRequestHandl
             if served is None:
                 self.send_error(404)
                 return
+            if served.interim_seconds and not _stall(self.wfile, served.interim_seconds):
+                return  # the fetcher hung up during the interim answers
             self.send_response(200)
             for name, value in served.headers:
                 self.send_header(name, value)
@@ -143,6 +148,18 @@ def _handler(routes: dict[str, Served]) -> type[http.server.BaseHTTPRequestHandl
             pass
 
     return Handler
+
+
+def _stall(out: io.BufferedIOBase, seconds: float) -> bool:
+    """Answer "102 Processing" as fast as the client takes it for ``seconds``; False when it hung up."""
+    burst = b"HTTP/1.1 102 Processing\r\n\r\n" * 100
+    end = time.monotonic() + seconds
+    try:
+        while time.monotonic() < end:
+            out.write(burst)
+        return True
+    except ConnectionError:
+        return False
 
 
 @contextlib.contextmanager
@@ -182,6 +199,8 @@ class CaseResult:
     # from such a case is missing, never 0
     time_measured: bool = True
     memory_measured: bool = True
+    caller_cpu_seconds: float = 0.0  # the calling process's CPU during the calls
+    workers_cpu_seconds: float = 0.0  # the extraction workers' CPU during the calls
 
     def refused_by(self, refusals: tuple[str, ...] | None) -> bool:
         """Refused with one of ``refusals`` (by class or a class above it)."""
@@ -284,6 +303,12 @@ def run(workdir: Path) -> PartResult:
         )
         for hostile in HOSTILE
     ]
+    for answer in hostile_answers():  # issue 23: answers the transport meets in the caller
+        routes[f"/hostile/{answer.name}"] = Served(
+            answer.body, answer.headers, interim_seconds=answer.interim_seconds
+        )
+        ends = tuple(e.__name__ for e in answer.outcomes)
+        hostile_cases.append(Case(answer.label, f"/hostile/{answer.name}", 1, ends))
 
     rows: list[tuple[object, ...]] = []
     methods = ""
@@ -302,9 +327,10 @@ def run(workdir: Path) -> PartResult:
             if got.memory_measured:
                 baseline = f"{got.tree_baseline_kib / 1024:.0f} MB"
                 grown, own = f"{got.tree_grown_mb:.1f} MB", f"{got.grown_mb:.1f} MB"
+                cpu = f"{got.caller_cpu_seconds:.1f} s / {got.workers_cpu_seconds:.1f} s"
             else:
-                baseline = grown = own = "not measured"
-            rows.append((case.label, timing, baseline, grown, own, got.outcome()))
+                baseline = grown = own = cpu = "not measured"
+            rows.append((case.label, timing, cpu, baseline, grown, own, got.outcome()))
             part.say(f"{case.label}: {got.outcome()[:80]}, {timing}, +{got.tree_grown_mb:.1f} MB")
             if case in hostile_cases:
                 part.targets.append(_hostile_target(case, got))
@@ -344,12 +370,16 @@ def run(workdir: Path) -> PartResult:
         "whatever the request asked (web_fetch asks for gzip and deflate only). The hostile bodies "
         "(bench/attacks.py) are small downloads that once took tens of seconds to minutes and hundreds of MB "
         f"to read; each must end within the {limits.TIMEOUT_SECONDS:g} s deadline (plus {STOP_SECONDS:g} s "
-        f"to stop) and under +{HOSTILE_MEMORY_TARGET_MB} MB for the process tree.",
+        f"to stop) and under +{HOSTILE_MEMORY_TARGET_MB} MB for the process tree. The last hostile rows are "
+        "answers that break HTTP itself (endless `102 Processing`, a body compressed thousands of times), met "
+        "by the transport in the calling process. CPU: this process's (less the memory sampling's) and the "
+        "extraction workers', during the calls.",
         "",
         table(
             (
                 "case",
                 "time",
+                "CPU: caller / workers",
                 "baseline RSS, tree",
                 "peak above baseline, tree",
                 "of it, this process",

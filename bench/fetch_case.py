@@ -11,6 +11,9 @@ This process: Linux lets a process reset its recorded peak (VmHWM, by writing 5 
 elsewhere ru_maxrss is used, which can hide a peak below the imports' one. The tree: a
 thread sums the resident size of this process and every descendant every 10 ms (children
 are looked up every 100 ms), so a worker that is killed or exits still counts while it lived.
+
+CPU, for the same calls: this process's (os.times, less the sampling thread's own), and the
+descendants' (the extraction workers), read from /proc at every sample.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import time
 SAMPLE_SECONDS = 0.01
 CHILDREN_EVERY = 10  # samples between two looks for new descendants
 PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def _status_kib(field: str) -> int | None:
@@ -76,6 +80,16 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) ``pid`` has used, from /proc; None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def resident_kib(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/statm") as statm:
@@ -93,8 +107,14 @@ class TreeMemory:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self.peak = 0
+        # each descendant's CPU time when first seen and when last seen (a worker killed at the
+        # deadline keeps what was read of it up to 10 ms before)
+        self._cpu_first: dict[int, float] = {}
+        self._cpu_last: dict[int, float] = {}
+        self.sampler_cpu_seconds = 0.0
 
     def now(self) -> int:
+        self._read_cpu()
         return sum(resident_kib(pid) for pid in self._pids)
 
     def start(self) -> int:
@@ -102,6 +122,18 @@ class TreeMemory:
         self.peak = self.now()
         self._thread.start()
         return self.peak
+
+    def descendants_cpu_seconds(self) -> float:
+        """CPU the descendants (the extraction workers) used since start; a worker born after
+        start counts from 0."""
+        return sum(last - self._cpu_first.get(pid, 0.0) for pid, last in self._cpu_last.items())
+
+    def _read_cpu(self) -> None:
+        for pid in self._pids[1:]:
+            used = cpu_seconds(pid)
+            if used is not None:
+                self._cpu_first.setdefault(pid, used if not self._thread.is_alive() else 0.0)
+                self._cpu_last[pid] = used
 
     def stop(self) -> int:
         self._stop.set()
@@ -115,6 +147,7 @@ class TreeMemory:
             if count % CHILDREN_EVERY == 0:
                 self._pids = [os.getpid(), *descendants(os.getpid())]
             self.peak = max(self.peak, self.now())
+        self.sampler_cpu_seconds = time.thread_time()  # the sampling's own cost, not the caller's
 
 
 def main() -> None:
@@ -127,6 +160,7 @@ def main() -> None:
     baseline = current_kib(resettable)
     tree = TreeMemory()
     tree_baseline = tree.start() if tree.available else 0
+    cpu_before = os.times()
     seconds: list[float] = []
     outcome: dict[str, object] = {}
     for _ in range(repeat):
@@ -140,6 +174,9 @@ def main() -> None:
             outcome = {"ok": False, "error": type(exc).__name__, "kinds": kinds, "message": str(exc)[:400]}
         seconds.append(time.perf_counter() - started)
     tree_peak = tree.stop() if tree.available else 0
+    cpu_after = os.times()
+    caller_cpu = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
+    caller_cpu -= tree.sampler_cpu_seconds
     method = "VmHWM reset" if resettable else "ru_maxrss"
     print(
         json.dumps(
@@ -151,6 +188,8 @@ def main() -> None:
                 "tree_baseline_kib": tree_baseline,
                 "tree_peak_kib": tree_peak,
                 "method": method,
+                "caller_cpu_seconds": caller_cpu,
+                "workers_cpu_seconds": tree.descendants_cpu_seconds() if tree.available else 0.0,
             }
         )
     )

@@ -259,3 +259,45 @@ def test_any_string_that_is_not_an_address_is_refused_as_such(value: str) -> Non
     except ValueError:
         an_address = False
     assert (classify_address(value) == "not an IP address") == (not an_address)
+
+
+# --- IPv6 zones: an address is judged without its scope -----------------------------------
+
+
+@pytest.mark.parametrize("address", ["fd00:ec2::254%1", "fd00:ec2::254%eth0", "[fd00:ec2::254%1]"])
+def test_a_metadata_address_with_a_zone_stays_blocked_when_its_network_is_allowed(address: str) -> None:
+    refusal = judge_address("metadata.test", address, parse_allow_list("fd00::/8"))
+    assert refusal is not None and refusal.always
+
+
+def test_a_metadata_address_object_with_a_zone_stays_blocked_when_its_network_is_allowed() -> None:
+    refusal = judge_address("metadata.test", IPv6Address("fd00:ec2::254%1"), parse_allow_list("fd00::/8"))
+    assert refusal is not None and refusal.always
+
+
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [("::1%lo", "loopback"), ("fe80::1%eth0", "link-local"), ("::ffff:127.0.0.1%2", "IPv4-mapped")],
+)
+def test_an_address_with_a_zone_is_classified_as_the_address_without_it(address: str, reason: str) -> None:
+    verdict = classify_address(address)
+    assert verdict is not None and reason in verdict
+
+
+def test_an_allowed_network_permits_its_link_local_address_with_a_zone() -> None:
+    assert judge_address("printer.lan", "fe80::1%eth0", parse_allow_list("fe80::/64")) is None
+
+
+# --- the allow list a calling program passes ------------------------------------------------
+
+
+@pytest.mark.parametrize("entries", [[127], 127, b"127.0.0.1", ["127.0.0.1", None]], ids=repr)
+def test_an_allow_list_that_is_not_text_is_invalid_input(entries: object) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_allow_list(entries)
+    assert "list of strings" in str(caught.value)
+
+
+def test_an_allow_list_may_be_any_iterable_of_strings() -> None:
+    allowed = parse_allow_list(entry for entry in ["nas.lan", "10.0.0.0/8"])
+    assert judge_address("nas.lan", "192.168.1.5", allowed) is None

@@ -120,13 +120,24 @@ _IPV4_COMPATIBLE = ip_network("::/96")
 
 
 def parse_address(value: Address | str) -> Address | None:
-    """An address object, or None when ``value`` is not an IP address."""
+    """An address object without any IPv6 zone (``%eth0``), or None when ``value`` is not an IP address.
+
+    Every judgement reads the address without its zone: ``ipaddress`` compares the zone too,
+    so ``fd00:ec2::254%1`` would equal no metadata address and match no listed block. The zone
+    only picks the interface a link-local address is reached through; the connection still
+    uses the resolver's answer as it was.
+    """
+    if isinstance(value, IPv6Address) and value.scope_id is not None:
+        return IPv6Address(int(value))
     if isinstance(value, IPv4Address | IPv6Address):
         return value
+    if not isinstance(value, str):
+        return None
     try:
-        return ip_address(value.strip().strip("[]"))
+        ip = ip_address(value.strip().strip("[]"))
     except ValueError:
         return None
+    return IPv6Address(int(ip)) if isinstance(ip, IPv6Address) and ip.scope_id is not None else ip
 
 
 def embedded_ipv4(ip: Address) -> list[tuple[IPv4Address, str]]:
@@ -227,12 +238,12 @@ def judge_address(host: str, value: Address | str, allow: AllowList) -> Refusal 
     if is_metadata_address(value):
         return Refusal(str(value), METADATA_REASON, always=True)
     reason = classify_address(value)
-    if reason is None or allow.permits(host, value):
+    if reason is None or (reason != "not an IP address" and allow.permits(host, value)):
         return None
     return Refusal(str(value), reason, always=False)
 
 
-def parse_allow_list(entries: str | Iterable[str] | None) -> AllowList:
+def parse_allow_list(entries: str | Iterable[str] | object | None) -> AllowList:
     """Read comma-separated (or listed) host names, IP addresses and CIDR networks.
 
     Raises InvalidInput naming an entry that is none of these, so a typo in the setting
@@ -240,10 +251,17 @@ def parse_allow_list(entries: str | Iterable[str] | None) -> AllowList:
     """
     if entries is None:
         return AllowList()
-    items = entries.split(",") if isinstance(entries, str) else list(entries)
+    if isinstance(entries, str):
+        items: list[object] = list(entries.split(","))
+    elif isinstance(entries, Iterable) and not isinstance(entries, bytes | bytearray):
+        items = list(entries)
+    else:
+        raise InvalidInput(_not_a_list(entries))
     hosts: set[str] = set()
     networks: list[Network] = []
     for raw in items:
+        if not isinstance(raw, str):
+            raise InvalidInput(_not_a_list(raw))
         entry = raw.strip()
         if not entry:
             continue
@@ -269,6 +287,13 @@ def _normalise_host(host: str) -> str:
         return host.encode("idna").decode("ascii")
     except UnicodeError:
         return host
+
+
+def _not_a_list(value: object) -> str:
+    return (
+        f"The fetch allow list must be a comma-separated string or a list of strings, and it holds "
+        f"a {type(value).__name__}. Pass host names, IP addresses or CIDR networks as text (e.g. '192.168.1.10')."
+    )
 
 
 def _bad_entry(entry: str) -> str:

@@ -61,13 +61,17 @@ def _read_body(
     if kind == "pdf":
         return _pdf_text(body, url, max_pdf_pages)
     if kind is None:
-        claim = f", although it was labelled {declared}" if declared and declared != media else ""
+        # media types only from the closed list: a server's own type is free words in a grammar
+        named = header_values.known_media_type(media) or header_values.UNRECOGNISED_MEDIA_TYPE
+        labelled = header_values.known_media_type(declared) or "a type it does not have"
+        claim = f", although it was labelled {labelled}" if declared and declared != media else ""
         raise UnsupportedContent(
-            f"{url} is {_describe(media)} ({media}{claim}), which llmweb cannot turn into text. "
+            f"{url} is {_describe(media)} ({named}{claim}), which llmweb cannot turn into text. "
             "Look for an HTML, text or PDF version of the same content.",
             url,
         )
     text = decode_text(body, charset, media)
+    media = _named_type(media, kind)
     if kind == "html":
         page = read_html_page(text, url, page_url=page_url)
         return PageText(media, page.text, page.title, page.published, page.notes)
@@ -80,6 +84,17 @@ def _read_body(
     if not text.strip():
         raise NoReadableText(f"{url} returned an empty {media} body. Search for another source.", url)
     return PageText(media, text)
+
+
+def _named_type(media: str, kind: str) -> str:
+    """The media type a result names (outside the fence): the body's own when it is a known
+    one, else the type it was read as (``text/plain`` for an unknown ``text/…``)."""
+    known = header_values.known_media_type(media)
+    if known:
+        return known
+    if kind == "text" and media.endswith("+xml"):
+        return "application/xml"
+    return {"html": "text/html", "json": "application/json"}.get(kind, "text/plain")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -14,7 +14,8 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from llmweb.fetch.app_state import state_text
-from llmweb.fetch.payloads import Budget, Payload, find_payloads, safe_name
+from llmweb.fetch.header_values import known_schema_type
+from llmweb.fetch.payloads import Budget, Payload, find_payloads
 from llmweb.fetch.schema_org import read_json_ld
 
 
@@ -54,7 +55,7 @@ def read_embedded(root: HtmlElement, budget: Budget | None = None) -> EmbeddedTe
                 lines = [line for line in thing.text.split("\n") if _normal(line) not in seen or not line]
                 seen.update(_normal(line) for line in lines)
                 if any(lines):
-                    kind = safe_name(thing.kind)  # a type the page wrote: see safe_name
+                    kind = known_schema_type(thing.kind)  # a type the page wrote: named only when known
                     source = f"JSON-LD {kind}" if kind else "JSON-LD"
                     blocks.append(Block(source, "\n".join(lines).strip(), True))
         elif payload.kind == "youtube":

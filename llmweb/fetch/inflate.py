@@ -27,6 +27,21 @@ class CorruptEncoding(Exception):
     """The compressed stream is damaged."""
 
 
+class TooManyCodings(Exception):
+    """The Content-Encoding lists more codings than :data:`MAX_CODINGS`."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+        self.count = count
+
+
+# A server compresses a body once; twice happens when an application and a proxy in front of
+# it both gzip ("gzip, gzip"). No server means more, and each layer costs a decoder and a
+# pass over the body, so a list of thousands (a body gzipped over and over, the header
+# naming every layer) would make the work grow with the header.
+MAX_CODINGS = 2
+
+
 class ContentDecoder:
     """Decodes a body compressed with the encodings of a Content-Encoding header, in order."""
 
@@ -36,9 +51,14 @@ class ContentDecoder:
         for name in names:
             if name not in ("gzip", "x-gzip", "deflate"):
                 raise UnknownEncoding(name)
-        # the header lists encodings in the order they were applied; undo the last first
+        if len(names) > MAX_CODINGS:
+            raise TooManyCodings(len(names))
+        # the header lists encodings in the order they were applied; undo the last first.
+        # Each layer's output is at most ``limit``, so all of them together at most
+        # MAX_CODINGS times it, and the last one's, the body, at most ``limit``.
         self._layers = [_Inflater(name, limit) for name in reversed(names)]
         self.identity = not self._layers
+        self.codings = tuple(names)  # as applied, without "identity": all a message may name
 
     def feed(self, data: bytes) -> bytes:
         for layer in self._layers:

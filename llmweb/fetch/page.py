@@ -153,10 +153,15 @@ def web_fetch(
         FetchRequest, {"url": url, "max_chars": max_chars, "start": start, "query": query}
     )
     requested = check_fetch_url(request.url)
-    if max_bytes < 1 or timeout <= 0 or max_memory < 1:
-        raise InvalidInput(
-            f"max_bytes, timeout and max_memory must be positive, not {max_bytes}, {timeout} and {max_memory}."
-        )
+    _check_program_arguments(
+        compressor=compressor,
+        instruction=instruction,
+        max_bytes=max_bytes,
+        timeout=timeout,
+        compress_min_chars=compress_min_chars,
+        resolver=resolver,
+        max_memory=max_memory,
+    )
     rewrite = rewrite_for_text(requested)
     target = rewrite.url if rewrite else requested
     allowed = parse_allow_list(config.fetch_allow() if allow is None else allow)
@@ -196,6 +201,57 @@ def web_fetch(
         return answer_question(result, text, request)
     window, next_start = cut_window(text, request.start, request.max_chars)
     return result.model_copy(update={"text": window, "next_start": next_start})
+
+
+# Ranges of the arguments only a calling program passes. The ceilings keep every number
+# within what sockets, locks and setrlimit accept (timeout=inf overflows them, nan compares
+# false with everything); an hour and a terabyte are past any page.
+MAX_TIMEOUT_SECONDS = 3600.0
+MAX_BYTE_ARGUMENT = 2**40
+
+
+def _check_program_arguments(
+    *,
+    compressor: object,
+    instruction: object,
+    max_bytes: object,
+    timeout: object,
+    compress_min_chars: object,
+    resolver: object,
+    max_memory: object,
+) -> None:
+    """InvalidInput naming the first argument of the wrong type or out of range (the model's
+    arguments are FetchRequest's, ``allow`` is parse_allow_list's; these come from a calling program)."""
+    for name, value, low in (("max_bytes", max_bytes, 1), ("max_memory", max_memory, 1),
+                             ("compress_min_chars", compress_min_chars, 0)):  # fmt: skip
+        if not _whole_number(value) or not low <= value <= MAX_BYTE_ARGUMENT:  # type: ignore[operator]
+            raise InvalidInput(
+                f"{name} must be a whole number from {low} to {MAX_BYTE_ARGUMENT:,}, not {_shown(value)}."
+            )
+    if (
+        not isinstance(timeout, int | float)
+        or isinstance(timeout, bool)
+        or not 0 < timeout <= MAX_TIMEOUT_SECONDS  # also false for nan
+    ):
+        raise InvalidInput(
+            f"timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_SECONDS:g}, not {_shown(timeout)}."
+        )
+    if compressor is not None and not callable(compressor):
+        raise InvalidInput(f"compressor must be a function or None, not {_shown(compressor)}.")
+    if not callable(resolver):
+        raise InvalidInput(f"resolver must be a function of (host, port), not {_shown(resolver)}.")
+    if instruction is not None and not isinstance(instruction, str):
+        raise InvalidInput(f"instruction must be text or None, not {_shown(instruction)}.")
+
+
+def _whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: object) -> str:
+    """A caller's value in a message: its type, and its text when short."""
+    text = repr(value) if isinstance(value, int | float | str | type(None)) else ""
+    return text if text and len(text) <= 40 else f"a {type(value).__name__}"
 
 
 def answer_question(result: FetchResult, text: str, request: FetchRequest) -> FetchResult:
@@ -286,8 +342,8 @@ def _describe(fetched: transport.Fetched) -> str:
         if len(fetched.body) >= 100_000
         else f"{len(fetched.body):,} bytes"
     )
-    if text_kind(media) != "html":
-        return f"{size} of {media}"
+    if text_kind(media) != "html":  # the server's type only when it is a known one (it chose the words)
+        return f"{size} of {header_values.known_media_type(media) or header_values.UNRECOGNISED_MEDIA_TYPE}"
     # counting tags needs no exact charset: ASCII markup reads the same in any of them
     return f"{size} of HTML, {measure_html(fetched.body.decode('utf-8', 'replace')).describe()}"
 

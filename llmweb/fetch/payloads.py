@@ -28,6 +28,7 @@ import chompjs
 from lxml.html import HtmlElement
 
 from llmweb.fetch import limits
+from llmweb.fetch.header_values import known_state_name
 
 
 @dataclass
@@ -67,15 +68,15 @@ class Budget:
             self.cut.append(what)
 
 
-# A name the page chose (a script's id, a global's name, a schema.org type) as notes may
-# repeat it: the notes stand outside the untrusted-text markers, where a model reads
-# llmweb's own words, so only a short identifier passes, and anything else is not named.
-_SAFE_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$.]{0,39}")
+# A name the page chose (a script's id, a global's name) as notes may repeat it: the notes
+# stand outside the untrusted-text markers, where a model reads llmweb's own words, so only
+# a name from a closed list passes (header_values.KNOWN_STATE_NAMES), and any other is not named.
 
 
 def safe_name(name: str) -> str | None:
-    """``name`` when it is a short identifier (``__NUXT__``, ``Recipe``), else None."""
-    return name if _SAFE_NAME.fullmatch(name) else None
+    """``name`` when it is a known framework's name for its data (``__NUXT__``), else None: a
+    name the page chose fits an identifier's grammar and still says what the page likes."""
+    return known_state_name(name)
 
 
 @dataclass(frozen=True)

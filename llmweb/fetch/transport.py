@@ -4,8 +4,9 @@ Every connection is opened by :class:`PinnedBackend`: it resolves the host once,
 every address the resolver returned (:mod:`.addresses`), and connects to a judged
 address itself, so a DNS answer that changes between check and connect (rebinding) never
 reaches a private address. TLS still verifies, and SNI and Host still carry, the host
-name. httpx's own transport takes no network backend, so :class:`PinnedTransport` is
-httpx's transport with its connection pool opened through that backend.
+name. :class:`PinnedTransport` is an httpx transport on httpcore's connection pool opened
+through that backend (both public seams). Every read and write of a connection checks the
+fetch's deadline.
 
 :func:`fetch` lets an httpx client follow redirects (each hop a new judged connection;
 httpx drops credentials when the origin changes) after checking where each one leads,
@@ -16,13 +17,15 @@ cannot stretch.
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from ipaddress import IPv4Address, IPv6Address
 from typing import Any
 
 import httpcore
@@ -30,7 +33,9 @@ import httpx
 
 from llmweb.errors import (
     BlockedAddress,
+    FetchError,
     FetchTimeout,
+    InvalidInput,
     RedirectRefused,
     TooLarge,
     Unreachable,
@@ -38,7 +43,14 @@ from llmweb.errors import (
 )
 from llmweb.fetch import header_values, limits
 from llmweb.fetch.addresses import AllowList, Refusal, judge_address
-from llmweb.fetch.inflate import ContentDecoder, CorruptEncoding, DecodedTooLarge, UnknownEncoding
+from llmweb.fetch.inflate import (
+    MAX_CODINGS,
+    ContentDecoder,
+    CorruptEncoding,
+    DecodedTooLarge,
+    TooManyCodings,
+    UnknownEncoding,
+)
 from llmweb.fetch.rewrite import address_problem
 
 PAGE_REQUEST_HEADERS = {
@@ -134,7 +146,33 @@ def _resolve(host: str, port: int, timeout: float | None, resolver: Resolver) ->
         raise httpcore.ConnectError(f"{host} could not be resolved ({reason})")
     if isinstance(answer, Exception):  # e.g. UnicodeError: the system's IDNA codec refused the name
         raise httpcore.ConnectError(f"{host} could not be resolved ({type(answer).__name__})")
-    return list(answer)
+    return _addresses(host, answer)
+
+
+MAX_ADDRESSES = 64
+"""The most addresses of one host tried; getaddrinfo answers a handful."""
+
+
+def _addresses(host: str, answer: object) -> list[str]:
+    """A resolver's answer as a list of address texts, or ConnectError saying what was wrong with it.
+
+    The resolver may be a calling program's own function: it must answer a list (or tuple)
+    of addresses, each text or an ``ipaddress`` object.
+    """
+    if not isinstance(answer, list | tuple):
+        raise httpcore.ConnectError(
+            f"{host} could not be resolved (the resolver answered {type(answer).__name__}, not a list of addresses)"
+        )
+    addresses: list[str] = []
+    for item in answer[:MAX_ADDRESSES]:
+        if isinstance(item, IPv4Address | IPv6Address):
+            item = str(item)
+        if not isinstance(item, str):
+            raise httpcore.ConnectError(
+                f"{host} could not be resolved (the resolver answered a {type(item).__name__}, not an address)"
+            )
+        addresses.append(item)
+    return addresses
 
 
 class PinnedBackend(httpcore.NetworkBackend):
@@ -159,6 +197,8 @@ class PinnedBackend(httpcore.NetworkBackend):
         )
         failure: Exception | None = None
         for address in addresses:
+            if self._deadline.remaining() <= 0:
+                raise httpcore.ConnectTimeout(f"connecting to {host} took too long")
             try:
                 stream = self._system.connect_tcp(
                     address, port, self._deadline.clamp(timeout), local_address, socket_options
@@ -184,10 +224,17 @@ class _DeadlineStream(httpcore.NetworkStream):
         self._stream = stream
         self._deadline = deadline
 
+    # Every read and write checks the deadline first, not only waits for it: a server whose
+    # bytes are always ready (endless "102 Processing" answers, which httpcore skips in a
+    # loop of its own) would otherwise never let a wait time out.
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        if self._deadline.remaining() <= 0:
+            raise httpcore.ReadTimeout("the fetch deadline passed while reading the answer")
         return self._stream.read(max_bytes, self._deadline.clamp(timeout))
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        if self._deadline.remaining() <= 0:
+            raise httpcore.WriteTimeout("the fetch deadline passed while sending the request")
         self._stream.write(buffer, self._deadline.clamp(timeout))
 
     def close(self) -> None:
@@ -204,11 +251,12 @@ class _DeadlineStream(httpcore.NetworkStream):
         return self._stream.get_extra_info(info)
 
 
-class PinnedTransport(httpx.HTTPTransport):
-    """httpx's transport, its connection pool opening every connection through :class:`PinnedBackend`.
+class PinnedTransport(httpx.BaseTransport):
+    """An httpx transport on httpcore's connection pool, every connection opened by :class:`PinnedBackend`.
 
-    httpx takes no network backend, so the pool it makes is replaced by one that does
-    (``_pool`` is httpx's own attribute; pyproject.toml keeps httpx within 0.28)."""
+    Built on the public seams of both libraries: httpcore's pool takes a network backend,
+    and httpx takes any :class:`httpx.BaseTransport`. Only HTTP/1.1, no retries: a retry
+    would be a second connection the deadline did not plan for."""
 
     def __init__(
         self,
@@ -217,10 +265,8 @@ class PinnedTransport(httpx.HTTPTransport):
         ssl_context: ssl.SSLContext | None = None,
         resolver: Resolver = system_resolver,
     ) -> None:
-        context = ssl_context or httpx.create_ssl_context()
-        super().__init__(verify=context, http1=True, http2=False, retries=0)
         self._pool = httpcore.ConnectionPool(
-            ssl_context=context,
+            ssl_context=ssl_context or httpx.create_ssl_context(),
             network_backend=PinnedBackend(allow, deadline, resolver),
             http1=True,
             http2=False,
@@ -228,7 +274,23 @@ class PinnedTransport(httpx.HTTPTransport):
         )
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        response = super().handle_request(request)
+        core_request = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(
+                scheme=request.url.raw_scheme,
+                host=request.url.raw_host,
+                port=request.url.port,
+                target=request.url.raw_path,
+            ),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
+        )
+        with _httpx_errors():
+            answer = self._pool.handle_request(core_request)
+        response = httpx.Response(
+            answer.status, headers=answer.headers, stream=_BodyStream(answer), extensions=answer.extensions
+        )
         if not response.has_redirect_location:
             return response
         # httpx reads and decodes a redirect's whole body before following it, with no bound
@@ -237,6 +299,55 @@ class PinnedTransport(httpx.HTTPTransport):
         skipped = {b"content-encoding", b"content-length", b"transfer-encoding"}
         headers = [(name, value) for name, value in response.headers.raw if name.lower() not in skipped]
         return httpx.Response(response.status_code, headers=headers, extensions=response.extensions)
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+class _BodyStream(httpx.SyncByteStream):
+    """httpcore's response body as httpx reads it, its errors as httpx's."""
+
+    def __init__(self, answer: httpcore.Response) -> None:
+        self._answer = answer
+
+    def __iter__(self) -> Iterator[bytes]:
+        with _httpx_errors():
+            yield from self._answer.iter_stream()
+
+    def close(self) -> None:
+        with _httpx_errors():
+            self._answer.close()
+
+
+# httpcore's errors and httpx's counterparts, most specific first: httpx's client and
+# fetch() below speak httpx's
+_HTTPX_ERRORS: tuple[tuple[type[Exception], type[httpx.TransportError]], ...] = (
+    (httpcore.ConnectTimeout, httpx.ConnectTimeout),
+    (httpcore.ReadTimeout, httpx.ReadTimeout),
+    (httpcore.WriteTimeout, httpx.WriteTimeout),
+    (httpcore.PoolTimeout, httpx.PoolTimeout),
+    (httpcore.TimeoutException, httpx.TimeoutException),
+    (httpcore.ConnectError, httpx.ConnectError),
+    (httpcore.ReadError, httpx.ReadError),
+    (httpcore.WriteError, httpx.WriteError),
+    (httpcore.NetworkError, httpx.NetworkError),
+    (httpcore.ProxyError, httpx.ProxyError),
+    (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
+    (httpcore.LocalProtocolError, httpx.LocalProtocolError),
+    (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
+    (httpcore.ProtocolError, httpx.ProtocolError),
+)
+
+
+@contextlib.contextmanager
+def _httpx_errors() -> Iterator[None]:
+    try:
+        yield
+    except Exception as exc:
+        for core, ours in _HTTPX_ERRORS:
+            if isinstance(exc, core):
+                raise ours(str(exc)) from exc
+        raise
 
 
 class _SameOriginCookies(http.cookiejar.DefaultCookiePolicy):
@@ -278,7 +389,12 @@ def fetch(
     """
     deadline = deadline or Deadline(timeout)
     timeout = deadline.seconds
-    start = httpx.URL(url)
+    try:
+        start = httpx.URL(url)
+    except httpx.InvalidURL:
+        raise InvalidInput(
+            f"{url!r} is not an address llmweb can request. Send a complete http or https URL."
+        ) from None
     journey = _Journey(start)
     client = httpx.Client(
         transport=PinnedTransport(allow, deadline, resolver=resolver),
@@ -322,6 +438,20 @@ def fetch(
             f"The connection broke while fetching {journey.first}: {_broken(exc)}. Try again later.",
             first,
         ) from None
+    except httpx.InvalidURL:
+        # the hook judged the redirect by joining it as a browser would; httpx builds it its own
+        # way and can still fail ("http:foo"). Any address httpx cannot build ends here.
+        if journey.redirecting:
+            raise RedirectRefused(
+                f"{first} redirected to an address that is not a valid URL, so llmweb did not follow it. "
+                "Search for another source.",
+                first,
+            ) from None
+        raise InvalidInput(
+            f"{first} is not an address llmweb can request. Send a complete http or https URL."
+        ) from None
+    except httpx.HTTPError as exc:  # anything else httpx raises, named by its kind
+        raise FetchError(f"Fetching {first} failed ({type(exc).__name__}). Try again later.", first) from None
 
 
 def deadline_passed(url: str, seconds: float) -> FetchTimeout:
@@ -360,11 +490,13 @@ class _Journey:
         self.first = _shown(start)
         self.here = self.first
         self.redirects = -1  # the first request is no redirect
+        self.redirecting = False  # a redirect passed check_redirect and is being followed
 
     def arrive(self, request: httpx.Request) -> None:
         """httpx's request hook: the first request and each redirected one."""
         self.redirects += 1
         self.here = _shown(request.url)
+        self.redirecting = False
 
     def check_redirect(self, response: httpx.Response) -> None:
         """httpx's response hook: refuse a redirect to anything but an http(s) address with a usable host."""
@@ -376,7 +508,7 @@ class _Journey:
             target = None
         if target is None or target.scheme not in ("http", "https") or not target.raw_host:
             # the Location itself is never quoted: a page writes it, and an error reads as llmweb's words
-            scheme = header_values.token(target.scheme if target else None)
+            scheme = header_values.known_scheme(target.scheme if target else None)
             kind = f"a {scheme}: address" if scheme else "an address"
             raise RedirectRefused(
                 f"{self.first} redirected to {kind}, which is not an http or https address, "
@@ -390,6 +522,7 @@ class _Journey:
                 "Search for another source.",
                 self.first,
             )
+        self.redirecting = True
 
 
 def _shown(url: httpx.URL) -> str:
@@ -408,11 +541,17 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
     try:
         decoder = ContentDecoder(encoding, cap)
     except UnknownEncoding as exc:
-        named = header_values.token(exc.encoding)  # a short token, never the header's free text
+        named = header_values.known_coding(exc.encoding)  # a registered coding, never the header's words
         how = f"as {named!r}" if named else "in an unknown way"
         raise UnsupportedContent(
             f"{url} was sent compressed {how}, which llmweb did not ask for and does not decode. "
             "Try another source for the same content.",
+            url,
+        ) from None
+    except TooManyCodings as exc:
+        raise UnsupportedContent(
+            f"{url} was sent compressed {exc.count:,} times over, and llmweb undoes at most {MAX_CODINGS} "
+            "layers of compression (no server needs more). Try another source for the same content.",
             url,
         ) from None
     declared = response.headers.get("content-length", "")
@@ -439,7 +578,8 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
     except CorruptEncoding as exc:
         if not truncate:
             raise UnsupportedContent(
-                f"{url} was sent with a damaged {encoding} compression ({exc}). Try again later or use another source.",
+                f"{url} was sent with a damaged {', '.join(decoder.codings)} compression ({exc}). "
+                "Try again later or use another source.",
                 url,
             ) from None
     del body[cap:]
