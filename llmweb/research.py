@@ -60,8 +60,10 @@ PASSAGE_FRAME_CHARS = 120
 # The answer's frame: the question, the counts, the untrusted-text note and markers, the unread.
 ANSWER_FRAME_CHARS = 500
 UNREAD_LINE_CHARS = 60  # plus the address
-# Two passages sharing this share of their word shingles say the same thing: the second is dropped.
-DUPLICATE_SHARE = 0.6
+# Passages of two pages sharing this share of their word shingles say the same thing (a mirror, a
+# copy): the second is dropped. Only across pages: within a manual, neighbours such as str.strip
+# and str.rstrip share most of their words and still answer different questions.
+DUPLICATE_SHARE = 0.8
 _SHINGLE = 5
 _WORD = re.compile(r"\w+")
 
@@ -343,7 +345,7 @@ def choose(
         candidates += [(float(s), page_index, i) for i, s in enumerate(scores) if s > 0]
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     taken: list[tuple[float, int, Span]] = []
-    shingles: list[set[int]] = []
+    shingles: list[tuple[int, set[int]]] = []  # (page, shingles) of each passage taken
     left = room
     for score, page_index, i in candidates:
         if score < RELATIVE_FLOOR * top or left < PASSAGE_FRAME_CHARS * 2:
@@ -358,9 +360,9 @@ def choose(
             if span.end <= span.start or cost > left:
                 continue
         own = _shingles(page.text[span.start : span.end])
-        if any(_overlap(own, other) >= DUPLICATE_SHARE for other in shingles):
+        if any(p != page_index and _overlap(own, other) >= DUPLICATE_SHARE for p, other in shingles):
             continue
-        shingles.append(own)
+        shingles.append((page_index, own))
         taken.append((score, page_index, span))
         left -= cost
     passages = [_passage(pages[page_index], span, score) for score, page_index, span in _joined(taken)]
