@@ -261,6 +261,8 @@ def _render_research(result: ResearchResult, passages: list[Any], nonce: str) ->
         for number, passage in enumerate(passages, 1):
             place = " › ".join(_one_line(h) for h in passage.headings)
             title = _one_line(passage.title or "")
+            if passage.headings and _one_line(passage.headings[0]) == title:
+                title = ""  # the page's first heading is its title: said once
             where = " · ".join(part for part in (title, place) if part)
             lines.append(f"--- passage {number} {nonce} ---")
             if where:
