@@ -22,6 +22,7 @@ PARTS = {
     "docs": "bench.docs",
     "jsshell": "bench.jsshell",
     "focus": "bench.focus",
+    "research": "bench.research",
     "fetch": "bench.fetch",
     "tokens": "bench.tokens",
     "reliability": "bench.reliability",

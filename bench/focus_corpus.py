@@ -59,7 +59,7 @@ RUST_HTML = docs_corpus.DocSet(
 RUST_SOURCES = ("book", "reference", "rust-by-example", "nomicon", "edition-guide", "std")
 
 
-def _rust_folder() -> Path:
+def rust_folder() -> Path:
     """rust-doc's html/ with the folders the questions come from (each unpacked once)."""
     for name in RUST_SOURCES:
         docs_corpus.unpack(docs_corpus.DocSet("rust-doc", "", f"{RUST_HTML.folder}/{name}", "", 0))
@@ -266,7 +266,7 @@ def _candidate_rust_pages(folder: Path) -> list[Path]:
 def answer_key(kind: str, path: str, anchor: str, text: str) -> str | None:
     """The answer key of one section (see the module's docstring), or None when it is not unique."""
     if kind == RUST_HTML.kind:
-        return _rust_sections(_rust_folder(), path, text).get(anchor)
+        return _rust_sections(rust_folder(), path, text).get(anchor)
     tree = lxml.html.fromstring((docs_corpus.unpack(PYTHON_LIBRARY) / path).read_bytes())
     for dt in tree.xpath("//dt[@id=$anchor]", anchor=anchor):
         dd = dt.getnext()
@@ -279,12 +279,12 @@ def answer_key(kind: str, path: str, anchor: str, text: str) -> str | None:
 
 def page_text(kind: str, path: str) -> str:
     """What web_fetch extracts from one page of a doc set."""
-    folder = _rust_folder() if kind == RUST_HTML.kind else docs_corpus.unpack(PYTHON_LIBRARY)
+    folder = rust_folder() if kind == RUST_HTML.kind else docs_corpus.unpack(PYTHON_LIBRARY)
     return _extract(folder / path)
 
 
 def _pages(questions: list[Question]) -> list[FocusPage]:
-    folders = {PYTHON_LIBRARY.kind: docs_corpus.unpack(PYTHON_LIBRARY), RUST_HTML.kind: _rust_folder()}
+    folders = {PYTHON_LIBRARY.kind: docs_corpus.unpack(PYTHON_LIBRARY), RUST_HTML.kind: rust_folder()}
     pages = sorted({(q.kind, q.page) for q in questions})
     return [FocusPage(kind, path, _extract(folders[kind] / path)) for kind, path in pages]
 
@@ -309,10 +309,10 @@ def load() -> tuple[list[FocusPage], list[Question]]:
             questions = [Question(**q) for q in saved["questions"]]
             return _pages(questions), questions
     python_folder = docs_corpus.unpack(PYTHON_LIBRARY)
-    rust_folder = _rust_folder()
+    rust_html = rust_folder()
     python_texts = _long_pages(python_folder, sorted(python_folder.glob("*.html")))
-    rust_texts = _long_pages(rust_folder, _candidate_rust_pages(rust_folder))
-    questions = _python_questions(python_folder, python_texts) + _rust_questions(rust_folder, rust_texts)
+    rust_texts = _long_pages(rust_html, _candidate_rust_pages(rust_html))
+    questions = _python_questions(python_folder, python_texts) + _rust_questions(rust_html, rust_texts)
     cache.write_text(json.dumps({"version": VERSION, "questions": [asdict(q) for q in questions]}))
     texts = {PYTHON_LIBRARY.kind: python_texts, RUST_HTML.kind: rust_texts}
     pages = sorted({(q.kind, q.page) for q in questions})

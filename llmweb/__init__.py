@@ -20,6 +20,7 @@ from llmweb.errors import (
 )
 from llmweb.fetch import FetchRequest, FetchResult, web_fetch
 from llmweb.prompt import SYSTEM_PROMPT, system_prompt
+from llmweb.research import ResearchPassage, ResearchResult, UnreadResult, web_research
 from llmweb.search import SearchRequest, SearchResponse, SearchResult, web_search
 from llmweb.tools import run_tool_call, tool_definitions
 
@@ -37,6 +38,8 @@ __all__ = [
     "NeedsJavaScript",
     "NoReadableText",
     "RedirectRefused",
+    "ResearchPassage",
+    "ResearchResult",
     "SearchRequest",
     "SearchResponse",
     "SearchResult",
@@ -44,11 +47,13 @@ __all__ = [
     "Timeout",
     "TooLarge",
     "Unreachable",
+    "UnreadResult",
     "UnsupportedContent",
     "UpstreamStatus",
     "run_tool_call",
     "system_prompt",
     "tool_definitions",
     "web_fetch",
+    "web_research",
     "web_search",
 ]

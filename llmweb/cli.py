@@ -3,10 +3,12 @@
     llmweb search QUERY... [--lang L] [--page N] [--time-range R] [--max-results N]
                            [--safe-search S] [--json] [--searxng-url URL]
     llmweb fetch URL [--start N] [--max-chars N] [--query QUESTION] [--json]
+    llmweb research QUESTION... [--max-chars N] [--sources N] [--lang L] [--time-range R]
+                                [--json] [--searxng-url URL]
     llmweb mcp [--http PORT] [--host H] [--allow-host NAME]... [--searxng-url URL]
     llmweb doctor [--searxng-url URL]
 
-Without --json, search and fetch print exactly the text a model reads from the tools.
+Without --json, search, fetch and research print exactly the text a model reads from the tools.
 With --json they print the Python API's answer, model_dump(mode="json"):
 
 - search (SearchResponse): query, language, page, results (each: title, url, content,
@@ -14,9 +16,13 @@ With --json they print the Python API's answer, model_dump(mode="json"):
 - fetch (FetchResult): url, requested_url, rewritten, redirected, title, published, content_type,
   text, start, total_chars, next_start, compressed, notes, query, passages (each:
   start, end, headings, text, rank);
+- research (ResearchResult): question, searches, passages (each: url, title, published,
+  headings, start, end, text, score), unread and unused (each: url, title, reason, error),
+  pages_read, max_chars, seconds;
 - a failure: {"error": {"type": "SearchUnavailable", "message": "..."}}.
 
-Exit codes: 0 success; 1 the search worked and found nothing; 2 the search or fetch
+Exit codes: 0 success; 1 the search worked and found nothing (for research: no passage
+answers the question); 2 the search or fetch
 failed, or doctor found a problem; 64 unusable arguments (usage errors and InvalidInput).
 SearXNG's address: --searxng-url, else LLMWEB_SEARXNG_URL, else http://127.0.0.1:8888.
 Private hosts fetch may read: LLMWEB_FETCH_ALLOW.
@@ -35,7 +41,8 @@ from llmweb.arguments import validate_arguments
 from llmweb.errors import InvalidInput, LlmwebError
 from llmweb.fetch import FetchRequest, web_fetch
 from llmweb.mcp_server import add_mcp_arguments
-from llmweb.render import error_object, render_error, render_fetch, render_search
+from llmweb.render import error_object, render_error, render_fetch, render_research, render_search
+from llmweb.research import ResearchRequest, web_research
 from llmweb.search import DEFAULT_MAX_RESULTS, MOST_RESULTS, SearchRequest, validate_request, web_search
 
 
@@ -84,8 +91,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fetch.add_argument("--json", action="store_true", help="print the FetchResult as JSON")
 
+    research = commands.add_parser(
+        "research", help="search, read the top results at once, print the passages that answer a question"
+    )
+    research.add_argument("question", nargs="+", help="the question (several words are joined)")
+    research.add_argument(
+        "--max-chars",
+        type=int,
+        default=ResearchRequest.model_fields["max_chars"].default,
+        help="how long the whole answer may be (default %(default)s)",
+    )
+    research.add_argument(
+        "--sources",
+        type=int,
+        default=ResearchRequest.model_fields["sources"].default,
+        help="how many top results to read (default %(default)s)",
+    )
+    research.add_argument("--lang", help="language code of the results, such as en or pl-PL")
+    research.add_argument("--time-range", choices=["day", "week", "month", "year"])
+    research.add_argument("--json", action="store_true", help="print the ResearchResult as JSON")
+    _add_searxng_url(research)
+
     mcp = commands.add_parser(
-        "mcp", help="serve web_search and web_fetch over MCP (stdio, or HTTP with --http)"
+        "mcp", help="serve web_search, web_fetch and web_research over MCP (stdio, or HTTP with --http)"
     )
     add_mcp_arguments(mcp)
 
@@ -105,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "doctor":
         return exits.OK if doctor.run(args.searxng_url or config.searxng_url()) == 0 else exits.FAILED
     try:
+        if args.command == "research":
+            return run_research(args)
         return run_search(args) if args.command == "search" else run_fetch(args)
     except LlmwebError as exc:
         if args.json:
@@ -141,6 +171,25 @@ def run_fetch(args: argparse.Namespace) -> int:
     else:
         print(render_fetch(result, max_chars=request.max_chars))
     return exits.OK
+
+
+def run_research(args: argparse.Namespace) -> int:
+    request = validate_arguments(
+        ResearchRequest,
+        {
+            "question": " ".join(args.question),
+            "max_chars": args.max_chars,
+            "sources": args.sources,
+            "language": args.lang,
+            "time_range": args.time_range,
+        },
+    )
+    result = web_research(**request.model_dump(), searxng_url=args.searxng_url)
+    if args.json:
+        _print_json(result.model_dump(mode="json"))
+    else:
+        print(render_research(result))
+    return exits.OK if result.passages else exits.NOTHING_FOUND
 
 
 def _print_json(value: Any) -> None:

@@ -1,4 +1,4 @@
-"""llmweb's tools over MCP: ``web_search`` and ``web_fetch``, on stdio or streamable HTTP.
+"""llmweb's tools over MCP: ``web_search``, ``web_fetch`` and ``web_research``, on stdio or streamable HTTP.
 
 Built on the official SDK's low-level :class:`mcp.server.Server`, so the tools' input
 schemas are exactly :func:`llmweb.tools.tool_definitions`' and every call goes through

@@ -31,6 +31,7 @@ from pytest_httpserver import HTTPServer
 from llmweb import stack
 from llmweb.fetch import FetchRequest
 from llmweb.render import neutralise_markers, render_search
+from llmweb.research import ResearchRequest
 from llmweb.search import SearchRequest, SearchResponse, SearchResult
 from llmweb.tools import answer_tool_call, argument_schema, run_tool_call, tool_definitions
 
@@ -70,16 +71,20 @@ def page_text(answer: str) -> str:
 # --- definitions ------------------------------------------------------------------------
 
 
-def test_definitions_are_openai_functions_named_web_search_and_web_fetch() -> None:
+def test_definitions_are_openai_functions_named_web_search_web_fetch_and_web_research() -> None:
     tools = tool_definitions()
     assert [(t["type"], t["function"]["name"]) for t in tools] == [
         ("function", "web_search"),
         ("function", "web_fetch"),
+        ("function", "web_research"),
     ]
     assert all(t["function"]["description"] for t in tools)
 
 
-@pytest.mark.parametrize(("name", "model"), [("web_search", SearchRequest), ("web_fetch", FetchRequest)])
+@pytest.mark.parametrize(
+    ("name", "model"),
+    [("web_search", SearchRequest), ("web_fetch", FetchRequest), ("web_research", ResearchRequest)],
+)
 def test_parameters_list_the_request_models_fields_with_their_descriptions(name: str, model: Any) -> None:
     parameters = definitions()[name]["function"]["parameters"]
     assert parameters["type"] == "object"
@@ -170,7 +175,7 @@ def test_arguments_that_are_not_an_object_are_refused() -> None:
 
 def test_an_unknown_tool_is_answered_with_the_real_names() -> None:
     assert run_tool_call("browse", '{"url": "https://example.org/"}') == (
-        "Error: There is no tool named 'browse'. The tools are web_search and web_fetch."
+        "Error: There is no tool named 'browse'. The tools are web_search, web_fetch and web_research."
     )
 
 

@@ -214,7 +214,7 @@ def _split_long_block(text: str, block: Block, size: int) -> list[Span]:
             pieces.append(Span(piece_start, s - 1, (), lead if pieces else ""))
             piece_start = s
         while block.kind == "text" and e - piece_start > _LONGEST_TEXT_BLOCK:  # one very long line
-            cut = _sentence_end(text, piece_start, piece_start + size)
+            cut = sentence_end(text, piece_start, piece_start + size)
             pieces.append(Span(piece_start, cut, (), ""))
             piece_start = cut
             while piece_start < e and text[piece_start] in " \t":
@@ -225,7 +225,7 @@ def _split_long_block(text: str, block: Block, size: int) -> list[Span]:
     return pieces
 
 
-def _sentence_end(text: str, start: int, limit: int) -> int:
+def sentence_end(text: str, start: int, limit: int) -> int:
     for boundary in (". ", "; ", ", ", " "):
         cut = text.rfind(boundary, start + (limit - start) // 2, limit)
         if cut != -1:
@@ -298,6 +298,38 @@ def rank_passages(
     """
     if not spans:
         return np.zeros(0)
+    documents, asked = passage_terms(text, spans, query, analyser=analyser)
+    return score_documents(documents, asked, scorer)
+
+
+def rank_pages(
+    texts: Sequence[str], query: str, *, scorer: Scorer = bm25_scores
+) -> list[tuple[list[Span], np.ndarray]]:
+    """Every page's passages and their scores for ``query``, scored as one collection.
+
+    One collection, so that scores compare across pages: a term found on every page weighs
+    little on all of them. Each page is analysed in its own language.
+    """
+    split = [split_passages(text) for text in texts]
+    documents: list[PassageTerms] = []
+    asked: list[str] = []
+    for text, spans in zip(texts, split, strict=True):
+        if spans:
+            page_documents, page_asked = passage_terms(text, spans, query)
+            documents += page_documents
+            asked += page_asked
+    scores = score_documents(documents, list(dict.fromkeys(asked)), scorer)
+    ranked, position = [], 0
+    for spans in split:
+        ranked.append((spans, scores[position : position + len(spans)]))
+        position += len(spans)
+    return ranked
+
+
+def passage_terms(
+    text: str, spans: Sequence[Span], query: str, *, analyser: terms.Analyser | None = None
+) -> tuple[list[PassageTerms], list[str]]:
+    """Each passage as BM25 needs it, and the question's terms as this page's analyser makes them."""
     analyser = analyser or terms.Analyser.for_page(text)
     asked = analyser.query_terms(query)
     clean = terms.clean_text(text)  # the same length as text: spans cut it the same way
@@ -311,8 +343,6 @@ def rank_passages(
         for piece, found in terms_of.items()
         if not wanted.isdisjoint(found)
     }
-    if not hits_of:
-        return np.zeros(len(spans))
     # a passage's length is its count of words, which BM25 weighs the same way as terms
     documents = [
         PassageTerms(
@@ -321,9 +351,14 @@ def rank_passages(
         )
         for words in pieces
     ]
+    return documents, asked
+
+
+def score_documents(documents: list[PassageTerms], asked: list[str], scorer: Scorer) -> np.ndarray:
+    """The scorer's scores of the passages, 0 for those holding none of the asked terms."""
     present = {term for document in documents for term in document.asked}
     if not present:
-        return np.zeros(len(spans))
+        return np.zeros(len(documents))
     scores = np.asarray(scorer(documents, [t for t in asked if t in present]), dtype=float)
     return np.where([bool(d.asked) for d in documents], scores, 0.0)  # BM25+ gives every passage a little
 

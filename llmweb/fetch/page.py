@@ -152,13 +152,57 @@ def web_fetch(
     request = validate_arguments(
         FetchRequest, {"url": url, "max_chars": max_chars, "start": start, "query": query}
     )
-    requested = check_fetch_url(request.url)
     _check_program_arguments(
         compressor=compressor,
         instruction=instruction,
         max_bytes=max_bytes,
         timeout=timeout,
         compress_min_chars=compress_min_chars,
+        resolver=resolver,
+        max_memory=max_memory,
+    )
+    result, text = read_page(
+        request.url,
+        allow=allow,
+        max_bytes=max_bytes,
+        timeout=timeout,
+        resolver=resolver,
+        max_memory=max_memory,
+    )
+    result = result.model_copy(update={"start": request.start, "query": request.query})
+    if request.query is None and compressor is not None and len(text) >= compress_min_chars:
+        original = len(text)
+        text = _compress(compressor, text, instruction)
+        note = f"A compressor condensed the page's {original:,} characters to {len(text):,}."
+        update = {"total_chars": len(text), "compressed": True, "notes": (*result.notes, note)}
+        result = result.model_copy(update=update)
+    if request.query is not None:
+        return answer_question(result, text, request)
+    window, next_start = cut_window(text, request.start, request.max_chars)
+    return result.model_copy(update={"text": window, "next_start": next_start})
+
+
+def read_page(
+    url: str,
+    *,
+    allow: str | Iterable[str] | None = None,
+    max_bytes: int = limits.MAX_BYTES,
+    timeout: float = limits.TIMEOUT_SECONDS,
+    resolver: transport.Resolver = transport.system_resolver,
+    max_memory: int = limits.EXTRACT_MEMORY_BYTES,
+) -> tuple[FetchResult, str]:
+    """The page at ``url`` read whole: its description (empty text, start 0) and its text.
+
+    The text is exactly what :func:`web_fetch` pages through, so a place in it is a ``start``
+    for web_fetch; the arguments and errors are web_fetch's.
+    """
+    requested = check_fetch_url(url)
+    _check_program_arguments(
+        compressor=None,
+        instruction=None,
+        max_bytes=max_bytes,
+        timeout=timeout,
+        compress_min_chars=0,
         resolver=resolver,
         max_memory=max_memory,
     )
@@ -175,12 +219,6 @@ def web_fetch(
     if not 200 <= fetched.status < 300:
         raise _status_error(fetched, target, deadline, max_memory)
     page = _read_text(fetched, target, deadline, max_memory)
-    text, notes = page.text, [*([rewrite.note] if rewrite else []), *page.notes]
-    compressed = False
-    if request.query is None and compressor is not None and len(text) >= compress_min_chars:
-        original = len(text)
-        text, compressed = _compress(compressor, text, instruction), True
-        notes.append(f"A compressor condensed the page's {original:,} characters to {len(text):,}.")
     result = FetchResult(
         url=fetched.url,
         requested_url=requested,
@@ -190,17 +228,12 @@ def web_fetch(
         published=page.published,
         content_type=page.content_type,
         text="",
-        start=request.start,
-        total_chars=len(text),
+        start=0,
+        total_chars=len(page.text),
         next_start=None,
-        compressed=compressed,
-        notes=tuple(notes),
-        query=request.query,
+        notes=(*([rewrite.note] if rewrite else []), *page.notes),
     )
-    if request.query is not None:
-        return answer_question(result, text, request)
-    window, next_start = cut_window(text, request.start, request.max_chars)
-    return result.model_copy(update={"text": window, "next_start": next_start})
+    return result, page.text
 
 
 # Ranges of the arguments only a calling program passes. The ceilings keep every number

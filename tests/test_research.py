@@ -1,0 +1,275 @@
+"""web_research: one call from a question to cited passages, against the real test SearXNG.
+
+Brave is faked on loopback and answers with addresses of pages a pytest-httpserver serves on
+127.0.0.1, which the fetcher may read only because each test allows exactly that address.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from conftest import BRAVE_PATH, brave_answer, brave_result
+from mcp import Client, StdioServerParameters
+from mcp_types import TextContent
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from bench.loopback_guard import guarded_env
+from llmweb import stack
+from llmweb.fetch import web_fetch
+from llmweb.render import render_research
+from llmweb.research import ResearchResult, web_research
+from llmweb.tools import run_tool_call
+
+LLMWEB = str(Path(sys.executable).with_name("llmweb"))
+BEGIN = re.compile(r"^<<<BEGIN UNTRUSTED PAGE TEXT (\w+)>>>$", re.MULTILINE)
+END = re.compile(r"^<<<END UNTRUSTED PAGE TEXT (\w+)>>>$", re.MULTILINE)
+
+FILLER = " ".join(
+    f"Paragraph {n} of the manual talks about configuration files, logging, users and permissions."
+    for n in range(6)
+)
+
+
+def manual(title: str, sections: dict[str, str]) -> str:
+    """A documentation page: a title, filler sections, and ``sections`` (heading → paragraph)."""
+    body = "".join(f"<h2>Other topic {n}</h2><p>{FILLER}</p>" for n in range(8))
+    body += "".join(f"<h2>{heading}</h2><p>{text}</p>" for heading, text in sections.items())
+    return (
+        f"<!doctype html><html><head><title>{title}</title></head><body><main><h1>{title}</h1>"
+        f"{body}</main></body></html>"
+    )
+
+
+VALKEY_PAGE = manual(
+    "Valkey manual",
+    {"Persistence": "Valkey writes its snapshot every 300 seconds when at least 10 keys changed, "
+     "so a restart loses at most five minutes of limiter counters."},
+)  # fmt: skip
+CADDY_PAGE = manual(
+    "Caddy manual",
+    {"Persistence of certificates": "Caddy keeps its certificates in the data directory, so the "
+     "snapshot of the data volume survives a restart without asking the certificate authority again."},
+)  # fmt: skip
+SHELL_PAGE = (
+    "<!doctype html><html><head><title>App</title></head><body><div id='root'></div>"
+    "<script src='/app.js'></script></body></html>"
+)
+
+
+@pytest.fixture
+def pages(monkeypatch: pytest.MonkeyPatch) -> Iterator[HTTPServer]:
+    """Pages on 127.0.0.1, and the fetcher allowed to reach exactly that address."""
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server.start()
+    monkeypatch.setenv("LLMWEB_FETCH_ALLOW", "127.0.0.1")
+    yield server
+    server.clear()
+    server.stop()
+
+
+def serve(pages: HTTPServer, path: str, html: str) -> str:
+    pages.expect_request(path).respond_with_data(html, content_type="text/html; charset=utf-8")
+    return pages.url_for(path)
+
+
+def search_finds(brave: HTTPServer, *urls: str) -> None:
+    results = [brave_result(url, f"Result {n}", description=f"Snippet {n}.") for n, url in enumerate(urls)]
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer(results))
+
+
+def research(searxng: stack.Process, question: str, **options: Any) -> ResearchResult:
+    # a deadline far above what a call needs, so a machine busy with other work does not decide
+    # the outcome (the deadline's own test sets a short one)
+    return web_research(question, searxng_url=searxng.url, **{"timeout": 60.0, **options})
+
+
+QUESTION = "How often does the snapshot persistence run, and does it survive a restart?"
+
+
+def test_a_question_is_answered_from_two_pages(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    valkey, caddy = serve(pages, "/valkey", VALKEY_PAGE), serve(pages, "/caddy", CADDY_PAGE)
+    search_finds(brave, valkey, caddy)
+    result = research(searxng, QUESTION)
+    cited = {p.url for p in result.passages}
+    assert cited == {valkey, caddy}
+    texts = " ".join(p.text for p in result.passages)
+    assert "every 300 seconds" in texts and "data directory" in texts
+
+
+def test_every_passage_is_where_web_fetch_with_its_start_begins(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    valkey, caddy = serve(pages, "/valkey", VALKEY_PAGE), serve(pages, "/caddy", CADDY_PAGE)
+    search_finds(brave, valkey, caddy)
+    result = research(searxng, QUESTION)
+    assert result.passages
+    for passage in result.passages:
+        reread = web_fetch(passage.url, start=passage.start)
+        assert reread.text.startswith(passage.text)
+
+
+def test_the_passages_carry_the_heading_path_and_title(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE))
+    [best, *_] = research(searxng, QUESTION).passages
+    assert best.title == "Valkey manual"
+    assert best.headings == ("Valkey manual", "Persistence")
+
+
+@pytest.mark.parametrize("max_chars", [1_000, 2_500])
+def test_the_whole_answer_keeps_within_max_chars(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer, max_chars: int
+) -> None:
+    many = manual(
+        "Snapshots",
+        {f"Snapshot persistence {n}": f"Snapshot persistence rule {n}. {FILLER}" for n in range(12)},
+    )
+    search_finds(brave, serve(pages, "/many", many), serve(pages, "/valkey", VALKEY_PAGE))
+    result = research(searxng, QUESTION, max_chars=max_chars)
+    assert result.passages
+    assert len(render_research(result)) <= max_chars
+
+
+def test_a_passage_found_on_two_pages_is_kept_once(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    first, copy = (
+        serve(pages, "/valkey", VALKEY_PAGE),
+        serve(pages, "/mirror", VALKEY_PAGE.replace("Valkey manual", "Mirror")),
+    )
+    search_finds(brave, first, copy)
+    result = research(searxng, QUESTION)
+    snapshots = [p for p in result.passages if "every 300 seconds" in p.text]
+    assert len(snapshots) == 1
+
+
+def test_pages_that_refuse_are_listed_with_their_reason_while_others_answer(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    valkey, shell = serve(pages, "/valkey", VALKEY_PAGE), serve(pages, "/app", SHELL_PAGE)
+    private = "http://10.20.30.40/wiki"  # judged by the pure address code: nothing is sent
+    search_finds(brave, shell, private, valkey)
+    result = research(searxng, QUESTION)
+    assert {p.url for p in result.passages} == {valkey}
+    reasons = {u.url: (u.error, u.reason) for u in result.unread}
+    assert reasons[shell][0] == "NeedsJavaScript" and "JavaScript" in reasons[shell][1]
+    assert reasons[private][0] == "BlockedAddress" and "private" in reasons[private][1]
+
+
+def test_a_page_slower_than_the_deadline_is_unread_and_the_call_ends_at_it(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    def slow(request: Request) -> Response:
+        time.sleep(8)
+        return Response(VALKEY_PAGE, content_type="text/html")
+
+    pages.expect_request("/slow").respond_with_handler(slow)
+    valkey = serve(pages, "/valkey", VALKEY_PAGE)
+    search_finds(brave, pages.url_for("/slow"), valkey)
+    result = research(searxng, QUESTION, timeout=4)
+    assert {p.url for p in result.passages} == {valkey}
+    [late] = result.unread
+    assert late.url == pages.url_for("/slow") and late.error == "FetchTimeout"
+
+
+def test_no_result_that_answers_is_an_empty_answer_that_says_so(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE))
+    result = research(searxng, "Which zebra crossings glow purple?")
+    assert result.passages == ()
+    assert "No passage of the" in render_research(result)
+
+
+# --- the model-facing text -----------------------------------------------------------------
+
+
+def test_the_tool_keeps_page_words_inside_one_fence_and_names_sources_outside(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    valkey, caddy = serve(pages, "/valkey", VALKEY_PAGE), serve(pages, "/caddy", CADDY_PAGE)
+    search_finds(brave, valkey, caddy)
+    text = run_tool_call("web_research", {"question": QUESTION}, searxng_url=searxng.url)
+    [begin], [end] = BEGIN.findall(text), END.findall(text)
+    assert begin == end
+    inside = text[BEGIN.search(text).end() : END.search(text).start()]  # type: ignore[union-attr]
+    outside = text.replace(inside, "")
+    assert "every 300 seconds" in inside and "Valkey manual" in inside
+    assert "every 300 seconds" not in outside and "Valkey manual" not in outside
+    for url in (valkey, caddy):
+        assert f'web_fetch {{"url": "{url}", "start": ' in outside
+
+
+def test_each_passage_label_carries_the_nonce(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE), serve(pages, "/caddy", CADDY_PAGE))
+    result = research(searxng, QUESTION)
+    text = render_research(result, nonce="0123abcd")
+    labels = re.findall(r"^--- passage (\d+) (\w+) ---$", text, re.MULTILINE)
+    assert labels == [(str(n), "0123abcd") for n in range(1, len(result.passages) + 1)]
+
+
+def test_the_cli_prints_the_tools_text_and_json_and_exits_1_when_nothing_answers(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE))
+    env = guarded_env({**os.environ, "LLMWEB_FETCH_ALLOW": "127.0.0.1", "LLMWEB_SEARXNG_URL": searxng.url})
+
+    def llmweb(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [LLMWEB, "research", *args], capture_output=True, text=True, env=env, timeout=120
+        )
+
+    shown = llmweb(QUESTION)
+    assert shown.returncode == 0, shown.stderr
+    assert "every 300 seconds" in shown.stdout and "<<<BEGIN UNTRUSTED PAGE TEXT" in shown.stdout
+    as_json = llmweb(QUESTION, "--json")
+    passages = json.loads(as_json.stdout)["passages"]
+    assert passages[0]["url"] == pages.url_for("/valkey") and "every 300 seconds" in passages[0]["text"]
+    assert llmweb("Which zebra crossings glow purple?").returncode == 1
+
+
+def test_the_cli_refuses_an_unusable_max_chars_with_64() -> None:
+    shown = subprocess.run(
+        [LLMWEB, "research", "question", "--max-chars", "10"],
+        capture_output=True,
+        text=True,
+        env=guarded_env(),
+        timeout=60,
+    )
+    assert shown.returncode == 64
+    assert "max_chars" in shown.stderr
+
+
+def test_the_mcp_server_answers_web_research_with_the_tools_text(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE))
+    env = {"LLMWEB_FETCH_ALLOW": "127.0.0.1", "LLMWEB_SEARXNG_URL": searxng.url}
+    parameters = StdioServerParameters(command=LLMWEB, args=["mcp"], env=guarded_env(env))
+
+    async def main() -> tuple[bool, str]:
+        async with Client(parameters) as client:
+            result = await client.call_tool("web_research", {"question": QUESTION})
+            [content] = result.content
+            assert isinstance(content, TextContent)
+            return bool(result.is_error), content.text
+
+    is_error, text = anyio.run(main)
+    assert not is_error
+    assert "every 300 seconds" in text and f'"url": "{pages.url_for("/valkey")}"' in text
