@@ -1,5 +1,15 @@
-"""llmweb: web search and page fetching for a local language model, run in the home."""
+"""llmweb: web search and page fetching for a local language model, run in the home.
 
+The functions and models below are imported when first used (PEP 562), so importing one submodule — the
+extraction worker, the deployment scripts — does not load the whole client with it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# The error tree is light and what every caller catches: imported at once.
 from llmweb.errors import (
     BlockedAddress,
     ChallengePage,
@@ -18,11 +28,31 @@ from llmweb.errors import (
     UnsupportedContent,
     UpstreamStatus,
 )
-from llmweb.fetch import FetchRequest, FetchResult, web_fetch
-from llmweb.prompt import SYSTEM_PROMPT, system_prompt
-from llmweb.research import ResearchPassage, ResearchResult, UnreadResult, web_research
-from llmweb.search import SearchRequest, SearchResponse, SearchResult, web_search
-from llmweb.tools import run_tool_call, tool_definitions
+
+if TYPE_CHECKING:
+    from llmweb.fetch import FetchRequest, FetchResult, web_fetch
+    from llmweb.prompt import SYSTEM_PROMPT, system_prompt
+    from llmweb.research import ResearchPassage, ResearchResult, UnreadResult, web_research
+    from llmweb.search import SearchRequest, SearchResponse, SearchResult, web_search
+    from llmweb.tools import run_tool_call, tool_definitions
+
+_HOMES = {
+    "FetchRequest": "llmweb.fetch",
+    "FetchResult": "llmweb.fetch",
+    "web_fetch": "llmweb.fetch",
+    "SYSTEM_PROMPT": "llmweb.prompt",
+    "system_prompt": "llmweb.prompt",
+    "ResearchPassage": "llmweb.research",
+    "ResearchResult": "llmweb.research",
+    "UnreadResult": "llmweb.research",
+    "web_research": "llmweb.research",
+    "SearchRequest": "llmweb.search",
+    "SearchResponse": "llmweb.search",
+    "SearchResult": "llmweb.search",
+    "web_search": "llmweb.search",
+    "run_tool_call": "llmweb.tools",
+    "tool_definitions": "llmweb.tools",
+}
 
 __all__ = [
     "SYSTEM_PROMPT",
@@ -57,3 +87,16 @@ __all__ = [
     "web_research",
     "web_search",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'llmweb' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # once found, an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
