@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 
 import httpx
 
-from bench import brave_corpus, deployment, load
+from bench import brave_corpus, deployment, engine_parse, load
 from bench.report import PartResult, Target, table
 from bench.scoring import percentile
 from llmweb import stack
@@ -128,6 +128,40 @@ def control_section(part: PartResult, answers: list[dict[str, Any]], workdir: Pa
     )
 
 
+def parse_section(part: PartResult, answers: list[dict[str, Any]]) -> None:
+    """Each engine's response() per character of output (bench/engine_parse.py)."""
+    costs = engine_parse.measure(answers)
+    ours, up = costs["ours"], costs["upstream"]
+    part.add(
+        "",
+        f"Engine `response()` alone, in-process, the corpus's {len(answers)} answers {engine_parse.ROUNDS} times, "
+        "the engines taking turns (CPU time):",
+        "",
+        table(
+            ("engine", "ms per answer", "characters out per answer", "ns per character out"),
+            [
+                (
+                    LABEL[engine],
+                    f"{cost.seconds * 1000 / (len(answers) * engine_parse.ROUNDS):.2f}",
+                    f"{cost.characters / (len(answers) * engine_parse.ROUNDS):.0f}",
+                    f"{cost.ns_per_character:.0f}",
+                )
+                for engine, cost in ((deployment.OURS, ours), (deployment.UPSTREAM, up))
+            ],
+        ),
+    )
+    part.figure("response_ns_per_character_ratio", ours.ns_per_character / up.ns_per_character)
+    part.targets.append(
+        Target(
+            "engine response() per character out, ours / upstream",
+            "≤ 1×",
+            f"{ours.ns_per_character:.0f} / {up.ns_per_character:.0f} ns = "
+            f"{ours.ns_per_character / up.ns_per_character:.2f}×",
+            ours.ns_per_character <= up.ns_per_character,
+        )
+    )
+
+
 # --- the profile ------------------------------------------------------------------------
 
 
@@ -230,7 +264,29 @@ class Variant:
 # Upstream's tracker_url_remover plugin is not measured any more: loading it downloads
 # ClearURLs' rule lists from the internet, and the bench's traffic stays on loopback. Its
 # cost, measured on 2026-11-30 before llmweb left it out, is in README.md.
+LLMWEB_PLUGINS = ("guard", "language", "dates", "spend")
+
+
+def without_plugins(*names: str) -> deployment.SettingsChange:
+    """Settings without llmweb's plugins ``names`` (not loaded at all, not only inactive)."""
+
+    def change(settings: dict[str, Any]) -> None:
+        for name in names:
+            settings["plugins"].pop(f"searx.plugins.llmweb.{name}.SXNGPlugin")
+
+    return change
+
+
 VARIANTS = (
+    Variant(
+        "llmweb plugins off",
+        "the engine alone, without the guard, language, dates and spend plugins",
+        change=without_plugins(*LLMWEB_PLUGINS),
+    ),
+    *(
+        Variant(f"{name} plugin off", f"the {name} plugin's own share", change=without_plugins(name))
+        for name in ("guard", "language", "dates")
+    ),
     Variant("limiter off", "each search passes the limiter and its bot detection", change=without_limiter),
     Variant(
         "granian --workers 2", "one worker runs Python on one core at a time", env={"GRANIAN_WORKERS": "2"}
@@ -259,6 +315,7 @@ def variants_section(part: PartResult, answers: list[dict[str, Any]], workdir: P
     rows: list[tuple[object, ...]] = []
 
     def row(name: str, m: Measured) -> None:
+        up_added = m.via[deployment.UPSTREAM].p50 - m.direct.p50
         for e in deployment.ENGINES:
             added = m.via[e].p50 - m.direct.p50
             rows.append(
@@ -267,6 +324,8 @@ def variants_section(part: PartResult, answers: list[dict[str, Any]], workdir: P
                     LABEL[e],
                     _ms(m.via[e].p50),
                     _ms(added),
+                    _ms(m.via[e].p95 - m.direct.p95),
+                    f"{added / up_added:.2f}×" if up_added > 0 else "—",
                     f"{m.throughput32[e].per_second:.0f}",
                     m.errors,
                 )
@@ -290,7 +349,19 @@ def variants_section(part: PartResult, answers: list[dict[str, Any]], workdir: P
         f"{VARIANT_ROUNDS} interleaved rounds for latency, {VARIANT_SECONDS:.0f} s at 32 clients for throughput. "
         "Why each was tried: " + "; ".join(f"{v.name} — {v.why}" for v in VARIANTS) + ".",
         "",
-        table(("setting", "engine", "p50 ms", "added p50 ms", "searches/s at 32", "errors"), rows),
+        table(
+            (
+                "setting",
+                "engine",
+                "p50 ms",
+                "added p50 ms",
+                "added p95 ms",
+                "added p50 / upstream's",
+                "searches/s at 32",
+                "errors",
+            ),
+            rows,
+        ),
     )
 
     def added(m: Measured, e: str) -> float:
@@ -388,6 +459,7 @@ def run(workdir: Path) -> PartResult:
         part.add("", f"First error seen: `{first_error[:300]}`")
 
     control_section(part, answers, workdir)
+    parse_section(part, answers)
     profile_section(part, profiles)
     variants_section(part, answers, workdir, base)
 

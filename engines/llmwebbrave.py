@@ -27,6 +27,7 @@ The file is self-contained: it is mounted alone into SearXNG's ``searx/engines/`
 """
 
 import datetime
+import functools
 import html
 import logging
 import math
@@ -324,6 +325,7 @@ def _likely_subtags(key: str) -> tuple[str | None, str | None]:
     return script, next((p for p in parts if len(p) == 2), None)
 
 
+@functools.lru_cache(maxsize=256)  # a handful of locales; babel's parsing cost a search 0.1 ms
 def brave_locale(searxng_locale: str | None, defaults: BraveLocale) -> BraveLocale:
     """Brave's search_lang, country and ui_lang for a SearXNG locale (``en-US``, ``de``, …).
 
@@ -570,13 +572,25 @@ def _items(data: dict[str, t.Any], section: str) -> list[dict[str, t.Any]] | Non
     return [item for item in results if isinstance(item, dict)]
 
 
-def _add(res: EngineResults, item: dict[str, t.Any], description: object, extra: list[t.Any]) -> None:
-    """Add the item as a result, unless it lacks a url or a title."""
-    url, title = item.get("url"), item.get("title")
-    title = html_to_text(title) if isinstance(title, str) else ""
+def _title(title: object) -> str:
+    if not isinstance(title, str):
+        return ""
+    # Without markup or entities html_to_text only tidies spaces; its HTML parser is most of
+    # a result's cost.
+    return html_to_text(title) if "<" in title or "&" in title else " ".join(title.split())
+
+
+def _add(
+    res: EngineResults,
+    item: dict[str, t.Any],
+    description: object,
+    extra: list[t.Any],
+    now: datetime.datetime,
+) -> None:
+    """Add the item as a result, unless it lacks a url or a title; relative ages count back from ``now``."""
+    url, title = item.get("url"), _title(item.get("title"))
     if not isinstance(url, str) or not url or not title:
         return
-    now = datetime.datetime.now(datetime.UTC)  # relative ages count back from now
     published = parse_publication_date(item.get("page_age"), item.get("age"), now)
     thumbnail = item.get("thumbnail")
     src = thumbnail.get("src") if isinstance(thumbnail, dict) and not thumbnail.get("logo") else ""
@@ -608,16 +622,16 @@ def response(resp: "SXNG_Response") -> EngineResults:
         if all(sections[name] is None for name in SECTIONS if name in data):
             raise SearxEngineAPIException(f"Brave answer: {', '.join(malformed)} not readable")
         logger.warning("Brave answer: dropped malformed section(s) %s", ", ".join(malformed))
-    res = EngineResults()
+    res, now = EngineResults(), datetime.datetime.now(datetime.UTC)
     for item in (sections["web"] or []) + (sections["news"] or []):
         extra = item.get("extra_snippets")
-        _add(res, item, item.get("description"), extra if isinstance(extra, list) else [])
+        _add(res, item, item.get("description"), extra if isinstance(extra, list) else [], now)
     for item in sections["faq"] or []:
         titled = {**item, "title": item.get("title") or item.get("question")}
-        _add(res, titled, item.get("question"), [item.get("answer")])
+        _add(res, titled, item.get("question"), [item.get("answer")], now)
     for item in sections["discussions"] or []:
         forum = item.get("data")
         forum = forum if isinstance(forum, dict) else {}
         extra = [item.get("description"), forum.get("question"), forum.get("top_comment")]
-        _add(res, item, forum.get("forum_name"), extra)
+        _add(res, item, forum.get("forum_name"), extra, now)
     return res

@@ -259,6 +259,10 @@ class Spending:
         except zlib.error:
             return None
 
+    def keeps_anything(self) -> bool:
+        """Whether a request's lookup has anything to do (a cache or a budget, and valkey)."""
+        return self._db() is not None and (self.settings.cache_seconds > 0 or self._budgets_on())
+
     def _budgets_on(self) -> bool:
         return self.settings.monthly_budget > 0 or self.settings.daily_budget > 0
 
@@ -457,7 +461,7 @@ class SpendingNetwork:
         spending = self._spending
         if method.upper() != "GET" or not url.startswith(self._base_url):
             return t.cast(httpx.Response, await self._network.request(method, url, **kwargs))
-        body = await _off_the_loop(spending.cached_or_reserve, url)
+        body = await _off_the_loop(spending.cached_or_reserve, url) if spending.keeps_anything() else None
         if body is not None:
             return cached_response(method, url, body)
         response: httpx.Response = await self._network.request(method, url, **kwargs)
