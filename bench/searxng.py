@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 import httpx
 
 from bench import brave_corpus, deployment, engine_parse, load
+from bench.fake_brave import COUNT_PATH
 from bench.report import PartResult, Target, table
 from bench.scoring import percentile
 from llmweb import stack
@@ -35,6 +36,7 @@ VARIANT_ROUNDS = 100
 CONTROL_ROUNDS = 150
 VARIANT_SECONDS = 8.0
 PROFILE_SEARCHES = 200
+CACHE_ROUNDS, CACHE_WARM_QUERIES, CACHE_HIT_ADDED_MS = 150, 20, 3.0
 WHOLE_VIEW = "the /search view, whole (webapp.search)"  # bench.profile_search.STAGES' first label
 LABEL = {deployment.OURS: "ours (llmwebbrave)", deployment.UPSTREAM: "upstream braveapi"}
 
@@ -125,6 +127,46 @@ def control_section(part: PartResult, answers: list[dict[str, Any]], workdir: Pa
             if ours <= ADDED_LATENCY_RATIO * up
             else "So the gap above is not only the longer text."
         ),
+    )
+
+
+def _brave_requests(d: deployment.Deployment) -> int:
+    return int(httpx.get(d.brave.url + COUNT_PATH, timeout=10).text)
+
+
+def cache_hit_section(part: PartResult, answers: list[dict[str, Any]], workdir: Path) -> None:
+    """A repeated search answered from the answer cache, beside the fake Brave's direct answer."""
+    with deployment.running(workdir / "cache-hit", answers, deployment.spending_as_shipped) as d:
+        ours = search_request(d.search_url(), deployment.OURS)
+
+        def repeated(http: httpx.AsyncClient, n: int) -> Any:
+            return ours(http, n % CACHE_WARM_QUERIES)
+
+        with httpx.Client(timeout=30) as http:
+            for n in range(CACHE_WARM_QUERIES):
+                query = {"q": f"load query {n} words", "format": "json", "engines": deployment.OURS}
+                http.get(d.search_url(), params=query)
+        before = _brave_requests(d)
+        targets = [(direct_request(d.brave_url()), brave_answer_ok), (repeated, load.searxng_answer_ok)]
+        direct, hit = asyncio.run(load.interleaved_latencies(targets, CACHE_ROUNDS))
+        # Every direct call reaches the fake Brave; whatever else did was a search the cache missed.
+        from_hits = _brave_requests(d) - before - len(direct.latencies) - direct.errors - 10
+    d50, h50 = percentile(direct.latencies, 50) * 1000, percentile(hit.latencies, 50) * 1000
+    part.add(
+        "",
+        f"A cache hit (ours, cache as shipped): {CACHE_WARM_QUERIES} searches made once, then repeated "
+        f"{CACHE_ROUNDS} times taking turns with a direct call to the fake Brave: hit p50 {h50:.1f} ms "
+        f"(p95 {percentile(hit.latencies, 95) * 1000:.1f}), direct p50 {d50:.1f} ms, so a hit adds {h50 - d50:.1f} ms; "
+        f"{from_hits} Brave requests during the hits, {hit.errors} errors.",
+    )
+    part.figure("cache_hit_added_p50_ms", h50 - d50)
+    part.targets.append(
+        Target(
+            "cache hit p50 over the fake Brave's direct answer",
+            f"≤ {CACHE_HIT_ADDED_MS:.0f} ms, 0 Brave requests",
+            f"{h50 - d50:.1f} ms, {from_hits} requests",
+            h50 - d50 <= CACHE_HIT_ADDED_MS and from_hits == 0,
+        )
     )
 
 
@@ -460,6 +502,7 @@ def run(workdir: Path) -> PartResult:
 
     control_section(part, answers, workdir)
     parse_section(part, answers)
+    cache_hit_section(part, answers, workdir)
     profile_section(part, profiles)
     variants_section(part, answers, workdir, base)
 

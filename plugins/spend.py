@@ -56,13 +56,19 @@ from urllib.parse import parse_qs, urlsplit
 
 import flask
 import httpx
+import searx.answerers
 import valkey
 from searx import get_setting, webutils
 from searx.network.network import NETWORKS
 from searx.plugins import Plugin, PluginCfg, PluginInfo
+from searx.search.processors import PROCESSORS
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from searx.extended_types import SXNG_Request
+    from searx.search import SearchWithPlugins
+    from searx.search.models import SearchQuery
 
 log = logging.getLogger("searx.plugins.llmweb.spend")
 
@@ -111,6 +117,16 @@ if redis.call('PTTL', KEYS[4]) < 0 then redis.call('PEXPIRE', KEYS[4], ARGV[5]) 
 day = redis.call('INCR', KEYS[5])
 if redis.call('PTTL', KEYS[5]) < 0 then redis.call('PEXPIRE', KEYS[5], ARGV[6]) end
 return {1, month, day, redis.call('PTTL', KEYS[4])}
+"""
+# A cache hit answered before SearXNG's engine machinery (SXNGPlugin.pre_search): the lookup and
+# the hit's count, nothing on a miss (the engine's own request counts it).
+# KEYS: answer, hits. ARGV: ms to the month's end. Returns the stored answer or nil.
+_PEEK = """
+local stored = redis.call('GET', KEYS[1])
+if not stored then return false end
+redis.call('INCR', KEYS[2])
+if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+return stored
 """
 # KEYS: month, day. Gives one reservation back.
 _RELEASE = """
@@ -297,6 +313,25 @@ class Spending:
             self._reserved(db, now, *answer)
         return None
 
+    def cached_hit(self, url: str) -> bytes | None:
+        """Brave's answer to ``url`` while it is fresh, counted as a hit; None (counted as
+        nothing) otherwise. One valkey round trip."""
+        db = self._db()
+        if db is None or self.settings.cache_seconds <= 0:
+            return None
+        key, now = self._key(url), _now()
+        try:
+            stored = self._script(db, _PEEK)(
+                keys=[key, HITS], args=[_ms((month_end(now) - now).total_seconds())]
+            )
+            body = self._open(key, bytes(stored)) if stored else None
+            if stored and body is None:
+                db.decr(HITS)  # not ours after all: the engine's request counts the miss
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+            return None
+        return body
+
     def _lookup(
         self, db: t.Any, key: str, now: datetime.datetime, *, cache_on: bool, budgets_on: bool
     ) -> t.Any:
@@ -334,34 +369,49 @@ class Spending:
         db = self._db()
         if db is None:
             return
-        pipe = db.pipeline(transaction=False)
+        calls: list[tuple[str, list[t.Any], list[t.Any]]] = []
         if 200 <= status < 300:
-            self._store(db, pipe, url, body)
+            calls += self._store(url, body)
         elif self._budgets_on():
-            self._script(db, _RELEASE)(keys=[MONTH, DAY], client=pipe)
+            calls.append((_RELEASE, [MONTH, DAY], []))
         reported = self._brave_month(headers)
         if reported is not None:
             limit, remaining, reset = reported
             args = [max(limit - remaining, 0), _ms(reset), limit, remaining, int(time.time() + reset)]
-            self._script(db, _SYNC)(keys=[MONTH, QUOTA], args=args, client=pipe)
+            calls.append((_SYNC, [MONTH, QUOTA], args))
         try:
-            if len(pipe):
-                pipe.execute()
+            self._run_together(db, calls)
             if reported is not None:
                 limit, remaining, reset = reported
                 self._announce(db, "Brave's quota", limit - remaining, limit, time.time() + reset)
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
 
-    def _store(self, db: t.Any, pipe: t.Any, url: str, body: bytes) -> None:
+    def _run_together(self, db: t.Any, calls: list[tuple[str, list[t.Any], list[t.Any]]]) -> None:
+        """The scripts ``calls`` in one pipeline. By their SHA alone: a pipeline of registered
+        scripts asks valkey whether they are loaded first, a round trip of its own."""
+        if not calls:
+            return
+        pipe = db.pipeline(transaction=False)
+        for source, keys, args in calls:
+            pipe.evalsha(self._script(db, source).sha, len(keys), *keys, *args)
+        answers = pipe.execute(raise_on_error=False)
+        for (source, keys, args), answer in zip(calls, answers, strict=True):
+            if isinstance(answer, valkey.exceptions.NoScriptError):  # valkey restarted: load it again
+                self._script(db, source)(keys=keys, args=args)
+            elif isinstance(answer, Exception):
+                raise answer
+
+    def _store(self, url: str, body: bytes) -> list[tuple[str, list[t.Any], list[t.Any]]]:
+        """The script call that keeps ``body`` as the answer to ``url``, if it is to be kept."""
         seconds = answer_lifetime(url, self.settings.cache_seconds)
         if seconds <= 0 or self.settings.cache_entries <= 0:
-            return
+            return []
         key = self._key(url)
         sealed = self._seal(key, body)
-        if len(sealed) <= MAX_ANSWER_BYTES:
-            args = [sealed, seconds, repr(time.time()), self.settings.cache_entries]
-            self._script(db, _STORE)(keys=[key, INDEX], args=args, client=pipe)
+        if len(sealed) > MAX_ANSWER_BYTES:
+            return []
+        return [(_STORE, [key, INDEX], [sealed, seconds, repr(time.time()), self.settings.cache_entries])]
 
     def _announce(self, db: t.Any, window: str, used: int, budget: int, resets: float) -> None:
         """Log once per window when use reaches 50, 80 or 100 % of ``budget``."""
@@ -523,6 +573,54 @@ class SXNGPlugin(Plugin):
             log.setLevel(logging.INFO)  # the budget lines are for the admin, whatever SearXNG's level
         app.add_url_rule(USAGE_PATH, "llmweb_usage", _usage_view)
         return True
+
+    def pre_search(self, request: SXNG_Request, search: SearchWithPlugins) -> bool:
+        """Answer our engines' part of a search from the cache before SearXNG's engine machinery
+        (a thread per engine, the network loop) runs: a hit costs one valkey round trip.
+
+        Everything before this still holds: the limiter counted the request, and the language
+        plugin (listed before this one in settings.yml, so it runs first) has set the
+        language. The engine's own request() builds the URL, as for a real request, and its
+        own response() reads the answer, so the JSON is the same. A bang or a query SearXNG's
+        answerers take is left alone, as are a suspended engine and any miss."""
+        query = search.search_query
+        if query.external_bang or not any(ref.name in SPENDING for ref in query.engineref_list):
+            return True
+        if searx.answerers.STORAGE.ask(query.query):
+            return True  # SearXNG answers it without asking any engine
+        remaining = []
+        for ref in query.engineref_list:
+            results = _cached_results(ref.name, ref.category, query) if ref.name in SPENDING else None
+            if results is None:
+                remaining.append(ref)
+            else:
+                search.result_container.extend(ref.name, results)
+        query.engineref_list = remaining
+        return True
+
+
+def _cached_results(engine_name: str, category: str, query: SearchQuery) -> list[t.Any] | None:
+    """The engine's results for ``query`` from the cache, or None (a miss, or not answerable here)."""
+    processor = PROCESSORS.get(engine_name)
+    if processor is None or processor.suspended_status.is_suspended:
+        return None
+    params = processor.get_params(query, category)
+    if params is None:
+        return None
+    try:
+        processor.engine.request(query.query, params)
+    except Exception:  # the engine's usual path meets it again and reports it
+        return None
+    url = params.get("url")
+    if not url:
+        return None
+    body = SPENDING[engine_name].cached_hit(str(url))
+    if body is None:
+        return None
+    try:
+        return list(processor.engine.response(cached_response("GET", str(url), body)))
+    except Exception:  # the engine's usual path meets it again and reports it
+        return None
 
 
 def _usage_view() -> flask.Response:

@@ -21,6 +21,7 @@ import pytest
 import valkey
 from conftest import (
     BRAVE_PATH,
+    BROWSER_HEADERS,
     ENGINE_NAME,
     SENTINEL_KEY,
     brave_answer,
@@ -121,6 +122,46 @@ def test_a_repeated_search_is_answered_without_a_second_brave_request(
     second = deployment.search("powtórzone pytanie")
     assert len(brave.log) == 1
     assert second["results"] == first["results"] and second["results"]
+
+
+def engine_timings(deployment: Deployment, q: str, **params: Any) -> list[str]:
+    """The Server-Timing entries SearXNG gives an engine it ran for the search."""
+    answer = httpx.get(
+        deployment.searxng.url + "/search",
+        params={"q": q, "format": "json", **params},
+        headers=BROWSER_HEADERS,
+        timeout=30,
+    )
+    assert answer.status_code == 200, answer.text[:300]
+    return [part for part in answer.headers["Server-Timing"].split(", ") if ENGINE_NAME in part]
+
+
+def test_a_cache_hit_is_answered_before_searxng_starts_the_engine(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()
+    answers_with_one_result(brave)
+    assert engine_timings(deployment, "bez silnika"), "a miss runs the engine"
+    assert engine_timings(deployment, "bez silnika") == []
+    assert len(brave.log) == 1
+    cache = httpx.get(deployment.searxng.url + "/llmweb/usage", timeout=30).json()["engines"][ENGINE_NAME][
+        "cache"
+    ]
+    assert (cache["hits"], cache["misses"]) == (1, 1)
+
+
+def test_a_cache_hit_before_the_engine_keeps_the_language_policy(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()
+    answers_with_one_result(brave)
+    first = deployment.search("język klienta")  # no language field: the pinned Polish
+    # A JSON client's language field counts as no preference (llmweb_language): the same
+    # Polish request, so the same cached answer, found before the engine runs.
+    assert engine_timings(deployment, "język klienta", language="en-US") == []
+    assert deployment.search("język klienta", language="en-US")["results"] == first["results"]
+    assert len(brave.log) == 1
+    assert dict(brave.log[0][0].args)["search_lang"] == "pl"
 
 
 def test_what_changes_the_answer_is_part_of_the_request_the_cache_knows(
