@@ -22,7 +22,8 @@ from urllib.parse import urlencode
 
 import httpx
 
-from bench import brave_corpus, deployment, load
+from bench import brave_corpus, deployment, engine_parse, load
+from bench.fake_brave import COUNT_PATH
 from bench.report import PartResult, Target, table
 from bench.scoring import percentile
 from llmweb import stack
@@ -35,6 +36,7 @@ VARIANT_ROUNDS = 100
 CONTROL_ROUNDS = 150
 VARIANT_SECONDS = 8.0
 PROFILE_SEARCHES = 200
+CACHE_ROUNDS, CACHE_WARM_QUERIES, CACHE_HIT_ADDED_MS = 150, 20, 3.0
 WHOLE_VIEW = "the /search view, whole (webapp.search)"  # bench.profile_search.STAGES' first label
 LABEL = {deployment.OURS: "ours (llmwebbrave)", deployment.UPSTREAM: "upstream braveapi"}
 
@@ -125,6 +127,80 @@ def control_section(part: PartResult, answers: list[dict[str, Any]], workdir: Pa
             if ours <= ADDED_LATENCY_RATIO * up
             else "So the gap above is not only the longer text."
         ),
+    )
+
+
+def _brave_requests(d: deployment.Deployment) -> int:
+    return int(httpx.get(d.brave.url + COUNT_PATH, timeout=10).text)
+
+
+def cache_hit_section(part: PartResult, answers: list[dict[str, Any]], workdir: Path) -> None:
+    """A repeated search answered from the answer cache, beside the fake Brave's direct answer."""
+    with deployment.running(workdir / "cache-hit", answers, deployment.spending_as_shipped) as d:
+        ours = search_request(d.search_url(), deployment.OURS)
+
+        def repeated(http: httpx.AsyncClient, n: int) -> Any:
+            return ours(http, n % CACHE_WARM_QUERIES)
+
+        with httpx.Client(timeout=30) as http:
+            for n in range(CACHE_WARM_QUERIES):
+                query = {"q": f"load query {n} words", "format": "json", "engines": deployment.OURS}
+                http.get(d.search_url(), params=query)
+        before = _brave_requests(d)
+        targets = [(direct_request(d.brave_url()), brave_answer_ok), (repeated, load.searxng_answer_ok)]
+        direct, hit = asyncio.run(load.interleaved_latencies(targets, CACHE_ROUNDS))
+        # Every direct call reaches the fake Brave; whatever else did was a search the cache missed.
+        from_hits = _brave_requests(d) - before - len(direct.latencies) - direct.errors - 10
+    d50, h50 = percentile(direct.latencies, 50) * 1000, percentile(hit.latencies, 50) * 1000
+    part.add(
+        "",
+        f"A cache hit (ours, cache as shipped): {CACHE_WARM_QUERIES} searches made once, then repeated "
+        f"{CACHE_ROUNDS} times taking turns with a direct call to the fake Brave: hit p50 {h50:.1f} ms "
+        f"(p95 {percentile(hit.latencies, 95) * 1000:.1f}), direct p50 {d50:.1f} ms, so a hit adds {h50 - d50:.1f} ms; "
+        f"{from_hits} Brave requests during the hits, {hit.errors} errors.",
+    )
+    part.figure("cache_hit_added_p50_ms", h50 - d50)
+    part.targets.append(
+        Target(
+            "cache hit p50 over the fake Brave's direct answer",
+            f"≤ {CACHE_HIT_ADDED_MS:.0f} ms, 0 Brave requests",
+            f"{h50 - d50:.1f} ms, {from_hits} requests",
+            h50 - d50 <= CACHE_HIT_ADDED_MS and from_hits == 0,
+        )
+    )
+
+
+def parse_section(part: PartResult, answers: list[dict[str, Any]]) -> None:
+    """Each engine's response() per character of output (bench/engine_parse.py)."""
+    costs = engine_parse.measure(answers)
+    ours, up = costs["ours"], costs["upstream"]
+    part.add(
+        "",
+        f"Engine `response()` alone, in-process, the corpus's {len(answers)} answers {engine_parse.ROUNDS} times, "
+        "the engines taking turns (CPU time):",
+        "",
+        table(
+            ("engine", "ms per answer", "characters out per answer", "ns per character out"),
+            [
+                (
+                    LABEL[engine],
+                    f"{cost.seconds * 1000 / (len(answers) * engine_parse.ROUNDS):.2f}",
+                    f"{cost.characters / (len(answers) * engine_parse.ROUNDS):.0f}",
+                    f"{cost.ns_per_character:.0f}",
+                )
+                for engine, cost in ((deployment.OURS, ours), (deployment.UPSTREAM, up))
+            ],
+        ),
+    )
+    part.figure("response_ns_per_character_ratio", ours.ns_per_character / up.ns_per_character)
+    part.targets.append(
+        Target(
+            "engine response() per character out, ours / upstream",
+            "≤ 1×",
+            f"{ours.ns_per_character:.0f} / {up.ns_per_character:.0f} ns = "
+            f"{ours.ns_per_character / up.ns_per_character:.2f}×",
+            ours.ns_per_character <= up.ns_per_character,
+        )
     )
 
 
@@ -230,7 +306,29 @@ class Variant:
 # Upstream's tracker_url_remover plugin is not measured any more: loading it downloads
 # ClearURLs' rule lists from the internet, and the bench's traffic stays on loopback. Its
 # cost, measured on 2026-11-30 before llmweb left it out, is in settings.yml's comment on it.
+LLMWEB_PLUGINS = ("guard", "language", "dates", "spend")
+
+
+def without_plugins(*names: str) -> deployment.SettingsChange:
+    """Settings without llmweb's plugins ``names`` (not loaded at all, not only inactive)."""
+
+    def change(settings: dict[str, Any]) -> None:
+        for name in names:
+            settings["plugins"].pop(f"searx.plugins.llmweb.{name}.SXNGPlugin")
+
+    return change
+
+
 VARIANTS = (
+    Variant(
+        "llmweb plugins off",
+        "the engine alone, without the guard, language, dates and spend plugins",
+        change=without_plugins(*LLMWEB_PLUGINS),
+    ),
+    *(
+        Variant(f"{name} plugin off", f"the {name} plugin's own share", change=without_plugins(name))
+        for name in ("guard", "language", "dates")
+    ),
     Variant("limiter off", "each search passes the limiter and its bot detection", change=without_limiter),
     Variant(
         "granian --workers 2", "one worker runs Python on one core at a time", env={"GRANIAN_WORKERS": "2"}
@@ -259,6 +357,7 @@ def variants_section(part: PartResult, answers: list[dict[str, Any]], workdir: P
     rows: list[tuple[object, ...]] = []
 
     def row(name: str, m: Measured) -> None:
+        up_added = m.via[deployment.UPSTREAM].p50 - m.direct.p50
         for e in deployment.ENGINES:
             added = m.via[e].p50 - m.direct.p50
             rows.append(
@@ -267,6 +366,8 @@ def variants_section(part: PartResult, answers: list[dict[str, Any]], workdir: P
                     LABEL[e],
                     _ms(m.via[e].p50),
                     _ms(added),
+                    _ms(m.via[e].p95 - m.direct.p95),
+                    f"{added / up_added:.2f}×" if up_added > 0 else "—",
                     f"{m.throughput32[e].per_second:.0f}",
                     m.errors,
                 )
@@ -290,7 +391,19 @@ def variants_section(part: PartResult, answers: list[dict[str, Any]], workdir: P
         f"{VARIANT_ROUNDS} interleaved rounds for latency, {VARIANT_SECONDS:.0f} s at 32 clients for throughput. "
         "Why each was tried: " + "; ".join(f"{v.name} — {v.why}" for v in VARIANTS) + ".",
         "",
-        table(("setting", "engine", "p50 ms", "added p50 ms", "searches/s at 32", "errors"), rows),
+        table(
+            (
+                "setting",
+                "engine",
+                "p50 ms",
+                "added p50 ms",
+                "added p95 ms",
+                "added p50 / upstream's",
+                "searches/s at 32",
+                "errors",
+            ),
+            rows,
+        ),
     )
 
     def added(m: Measured, e: str) -> float:
@@ -388,6 +501,8 @@ def run(workdir: Path) -> PartResult:
         part.add("", f"First error seen: `{first_error[:300]}`")
 
     control_section(part, answers, workdir)
+    parse_section(part, answers)
+    cache_hit_section(part, answers, workdir)
     profile_section(part, profiles)
     variants_section(part, answers, workdir, base)
 

@@ -27,6 +27,7 @@ The file is self-contained: it is mounted alone into SearXNG's ``searx/engines/`
 """
 
 import datetime
+import functools
 import html
 import logging
 import math
@@ -139,6 +140,9 @@ DATE_SEPARATOR = " — "
 
 RATE_LIMIT_FALLBACK_SECONDS = 60
 """Suspension after a per-second 429 whose ``X-RateLimit-Reset`` is missing or garbled."""
+MAX_SUSPENSION_SECONDS = 31 * 86400
+"""The longest suspension a 429 can ask for: Brave's longest window is its monthly one, and no
+month is longer than 31 days. A reset beyond it is garbled and is cut to it (and logged)."""
 KEY_REJECTED_CODES = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_NOT_FOUND"})
 KEY_HELP = (
     "set BRAVE_API_KEY in .env (docker compose) or in the environment of scripts/serve "
@@ -357,6 +361,7 @@ def _likely_subtags(key: str) -> tuple[str | None, str | None]:
     return script, next((p for p in parts if len(p) == 2), None)
 
 
+@functools.lru_cache(maxsize=256)  # a handful of locales; babel's parsing cost a search 0.1 ms
 def brave_locale(searxng_locale: str | None, defaults: BraveLocale) -> BraveLocale:
     """Brave's search_lang, country and ui_lang for a SearXNG locale (``en-US``, ``de``, …).
 
@@ -410,9 +415,46 @@ def shorten_query(query: str, max_chars: int = MAX_QUERY_CHARS, max_words: int =
 _SECONDS = re.compile(r"\d+(?:\.\d+)?")
 
 
+class RateLimitWindow(t.NamedTuple):
+    """One of Brave's windows as its ``X-RateLimit-*`` headers state it; None: not stated or garbled."""
+
+    limit: int | None
+    remaining: int | None
+    reset: int | None
+
+
+_HEADER_NUMBER_CEILING = 2.0**53  # any bigger stated number is garbled; float() of 400 nines is inf
+
+
+def _header_number(part: str) -> int | None:
+    part = part.strip()
+    return math.ceil(min(float(part), _HEADER_NUMBER_CEILING)) if _SECONDS.fullmatch(part) else None
+
+
 def _header_numbers(headers: Mapping[str, str], name: str) -> list[int | None]:
     value = next((v for k, v in headers.items() if k.lower() == name), "")
-    return [math.ceil(float(p)) if _SECONDS.fullmatch(p.strip()) else None for p in str(value).split(",")]
+    return [_header_number(part) for part in str(value).split(",")]
+
+
+def brave_rate_limits(headers: Mapping[str, str]) -> tuple[RateLimitWindow, RateLimitWindow]:
+    """(per second, monthly) windows from ``X-RateLimit-Limit/Remaining/Reset: <per second>, <monthly>``.
+
+    The one reading of Brave's rate-limit headers: the engine's 429 handling and the spend
+    plugin's month (plugins/spend.py, handed this function by :func:`init`) both use it."""
+    columns = [
+        [*_header_numbers(headers, f"x-ratelimit-{name}"), None, None]
+        for name in ("limit", "remaining", "reset")
+    ]
+    first, second = (RateLimitWindow(*(column[i] for column in columns)) for i in (0, 1))
+    return first, second
+
+
+def brave_month(headers: Mapping[str, str]) -> tuple[int, int, int] | None:
+    """(limit, remaining, seconds to reset) of Brave's monthly window, when all three are stated."""
+    _, month = brave_rate_limits(headers)
+    if month.limit is None or month.remaining is None or month.reset is None or month.limit <= 0:
+        return None
+    return month.limit, month.remaining, month.reset
 
 
 def rate_limit_suspension(headers: Mapping[str, str], error_code: str | None) -> int | None:
@@ -420,14 +462,14 @@ def rate_limit_suspension(headers: Mapping[str, str], error_code: str | None) ->
 
     The monthly window applies when Brave says QUOTA_LIMITED or none of the month remains,
     otherwise the per-second one. Without a readable reset, a per-second limit gives
-    RATE_LIMIT_FALLBACK_SECONDS and an unknown cause None (SearXNG's configured default)."""
-    remaining = _header_numbers(headers, "x-ratelimit-remaining")
-    reset = _header_numbers(headers, "x-ratelimit-reset")
-    window = 1 if error_code == "QUOTA_LIMITED" or remaining[1:2] == [0] else 0
-    seconds = reset[window] if len(reset) > window else None
+    RATE_LIMIT_FALLBACK_SECONDS and an unknown cause None (SearXNG's configured default).
+    The seconds are Brave's, uncapped: the caller cuts them to MAX_SUSPENSION_SECONDS."""
+    second, month = brave_rate_limits(headers)
+    monthly = error_code == "QUOTA_LIMITED" or month.remaining == 0
+    seconds = month.reset if monthly else second.reset
     if seconds is not None:
         return max(1, seconds)
-    if window == 0 and (error_code == "RATE_LIMITED" or remaining[0] == 0):
+    if not monthly and (error_code == "RATE_LIMITED" or second.remaining == 0):
         return RATE_LIMIT_FALLBACK_SECONDS
     return None
 
@@ -489,7 +531,7 @@ def init(engine_settings: dict[str, t.Any]) -> bool:
     settings = spend.SpendSettings(
         int(monthly_budget), int(daily_budget), int(cache_seconds), int(cache_entries)
     )
-    spend.install(name, base_url, settings)
+    spend.install(name, base_url, settings, brave_month)
     return True
 
 
@@ -540,6 +582,13 @@ def _raise_for_status(resp: "SXNG_Response") -> t.NoReturn:
     code, detail = brave_error(_json_or_none(resp))
     if resp.status_code == 429:
         seconds = rate_limit_suspension(resp.headers, code)
+        if seconds is not None and seconds > MAX_SUSPENSION_SECONDS:
+            logger.warning(
+                "Brave's X-RateLimit-Reset asks for a %d s suspension, longer than a month: cut to %d s",
+                seconds,
+                MAX_SUSPENSION_SECONDS,
+            )
+            seconds = MAX_SUSPENSION_SECONDS
         what = (
             "monthly quota is spent"
             if code == "QUOTA_LIMITED"
@@ -556,24 +605,41 @@ def _raise_for_status(resp: "SXNG_Response") -> t.NoReturn:
     raise SearxEngineAPIException(f"Brave answered {reason}")
 
 
-def _items(data: dict[str, t.Any], section: str) -> list[dict[str, t.Any]]:
-    # A malformed section fails the answer; a malformed item is only skipped.
+SECTIONS = ("web", "news", "faq", "discussions")
+"""The parts of Brave's answer that become results, in the order they are added."""
+
+
+def _items(data: dict[str, t.Any], section: str) -> list[dict[str, t.Any]] | None:
+    """A section's items that are objects (a malformed item is skipped); None: the section is
+    present but malformed (not ``{"results": [...]}``)."""
     part = data.get(section)
     if part is None:
         return []
     results = part.get("results", []) if isinstance(part, dict) else None
     if not isinstance(results, list):
-        raise SearxEngineAPIException(f"Brave answer: {section}.results is not a list")
+        return None
     return [item for item in results if isinstance(item, dict)]
 
 
-def _add(res: EngineResults, item: dict[str, t.Any], description: object, extra: list[t.Any]) -> None:
-    """Add the item as a result, unless it lacks a url or a title."""
-    url, title = item.get("url"), item.get("title")
-    title = html_to_text(title) if isinstance(title, str) else ""
+def _title(title: object) -> str:
+    if not isinstance(title, str):
+        return ""
+    # Without markup or entities html_to_text only tidies spaces; its HTML parser is most of
+    # a result's cost.
+    return html_to_text(title) if "<" in title or "&" in title else " ".join(title.split())
+
+
+def _add(
+    res: EngineResults,
+    item: dict[str, t.Any],
+    description: object,
+    extra: list[t.Any],
+    now: datetime.datetime,
+) -> None:
+    """Add the item as a result, unless it lacks a url or a title; relative ages count back from ``now``."""
+    url, title = item.get("url"), _title(item.get("title"))
     if not isinstance(url, str) or not url or not title:
         return
-    now = datetime.datetime.now(datetime.UTC)  # relative ages count back from now
     published = parse_publication_date(item.get("page_age"), item.get("age"), now)
     thumbnail = item.get("thumbnail")
     src = thumbnail.get("src") if isinstance(thumbnail, dict) and not thumbnail.get("logo") else ""
@@ -590,22 +656,31 @@ def _add(res: EngineResults, item: dict[str, t.Any], description: object, extra:
 
 
 def response(resp: "SXNG_Response") -> EngineResults:
-    """Brave's web, news, FAQ and discussion results as SearXNG results."""
+    """Brave's web, news, FAQ and discussion results as SearXNG results.
+
+    A malformed section is dropped and the others kept; only an answer whose every present
+    section is malformed (nothing could be read) is an error."""
     if not 200 <= resp.status_code < 300:
         _raise_for_status(resp)
     data = _json_or_none(resp)
     if not isinstance(data, dict):
         raise SearxEngineAPIException("Brave answer is not a JSON object")
-    res = EngineResults()
-    for item in _items(data, "web") + _items(data, "news"):
+    sections = {name: _items(data, name) for name in SECTIONS}
+    malformed = [name for name, items in sections.items() if items is None]
+    if malformed:
+        if all(sections[name] is None for name in SECTIONS if name in data):
+            raise SearxEngineAPIException(f"Brave answer: {', '.join(malformed)} not readable")
+        logger.warning("Brave answer: dropped malformed section(s) %s", ", ".join(malformed))
+    res, now = EngineResults(), datetime.datetime.now(datetime.UTC)
+    for item in (sections["web"] or []) + (sections["news"] or []):
         extra = item.get("extra_snippets")
-        _add(res, item, item.get("description"), extra if isinstance(extra, list) else [])
-    for item in _items(data, "faq"):
+        _add(res, item, item.get("description"), extra if isinstance(extra, list) else [], now)
+    for item in sections["faq"] or []:
         titled = {**item, "title": item.get("title") or item.get("question")}
-        _add(res, titled, item.get("question"), [item.get("answer")])
-    for item in _items(data, "discussions"):
+        _add(res, titled, item.get("question"), [item.get("answer")], now)
+    for item in sections["discussions"] or []:
         forum = item.get("data")
         forum = forum if isinstance(forum, dict) else {}
         extra = [item.get("description"), forum.get("question"), forum.get("top_comment")]
-        _add(res, item, forum.get("forum_name"), extra)
+        _add(res, item, forum.get("forum_name"), extra, now)
     return res

@@ -27,6 +27,11 @@ instead of an HTTP 500 (the household, on the pass list, never touches valkey).
 Per-request log lines (the limiter's "PASS … matched PASSLIST" warning) are dropped; start-up,
 engines, keys, rate limits and outages still reach the log.
 
+A request whose form is bigger than MAX_FORM_BYTES, or whose query ``q`` is longer than
+MAX_QUERY_CHARS, is refused with a JSON error (413 or 400) before SearXNG reads it: SearXNG
+parses the whole form, the query and its preferences and echoes the query back, which cost
+7 s for a 10 MB query.
+
 .. code:: yaml
 
   plugins:
@@ -37,7 +42,9 @@ engines, keys, rate limits and outages still reach the log.
 from __future__ import annotations
 
 import hmac
+import io
 import ipaddress
+import json
 import logging
 import os
 import time
@@ -49,6 +56,7 @@ import flask
 import valkey
 from searx import get_setting, limiter, settings_loader, valkeydb
 from searx.plugins import Plugin, PluginCfg, PluginInfo
+from werkzeug.wrappers import Request
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -69,6 +77,16 @@ IPv6's discard-only block (RFC 6666), on no pass list, so every such request sha
 instead of passing as the proxy's (or the peer's own) address."""
 VALKEY_DOWN_LOG_SECONDS = 60.0
 """While valkey is away, the log says so at most once per this many seconds."""
+
+MAX_QUERY_CHARS = 4000
+"""The longest query SearXNG is given. Brave reads 400 characters (50 words) and the engine
+cuts a longer query there at a word boundary, so a model that pastes a long error message
+still gets a search; ten times Brave's limit leaves room for SearXNG's own syntax (``!bang``,
+``:lang``, ``site:``) and a client that counts differently. Beyond it is a document, not a
+query."""
+MAX_FORM_BYTES = 64 * 1024
+"""The biggest form (query string or POST body) read at all: MAX_QUERY_CHARS percent-encoded
+four-byte characters (48 KB) and SearXNG's other, short fields."""
 
 VALKEY_DOWN_TEXT = (
     "SearXNG's limiter database (valkey) does not answer, so requests from outside the household's "
@@ -159,6 +177,57 @@ class ForwardedHeaderGuard:
         return self.app(environ, start_response)
 
 
+def _refusal(start_response: StartResponse, status: str, message: str) -> list[bytes]:
+    body = json.dumps({"error": message}).encode()
+    start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+def _content_length(environ: WSGIEnvironment) -> int | None:
+    try:
+        return max(int(environ.get("CONTENT_LENGTH") or ""), 0)
+    except ValueError:
+        return None
+
+
+class QueryBound:
+    """WSGI middleware: a form bigger than MAX_FORM_BYTES or a query longer than MAX_QUERY_CHARS
+    gets a JSON error, before SearXNG parses anything. The body it reads (at most
+    MAX_FORM_BYTES) is handed on as it came."""
+
+    def __init__(self, app: WSGIApplication) -> None:
+        self.app = app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        too_big = f"request too large: a search form is at most {MAX_FORM_BYTES} bytes"
+        if len(environ.get("QUERY_STRING", "")) > MAX_FORM_BYTES:
+            return _refusal(start_response, "414 URI Too Long", too_big)
+        length = _content_length(environ)
+        if length is not None and length > MAX_FORM_BYTES:
+            return _refusal(start_response, "413 Content Too Large", too_big)
+        body = b""
+        if length or environ.get("wsgi.input_terminated"):
+            body = environ["wsgi.input"].read(MAX_FORM_BYTES + 1 if length is None else length)
+            if len(body) > MAX_FORM_BYTES:
+                return _refusal(start_response, "413 Content Too Large", too_big)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+        # A query of more than MAX_QUERY_CHARS takes at least that many bytes: shorter forms,
+        # nearly every request, are not parsed here.
+        short = len(environ.get("QUERY_STRING", "")) + len(body) <= MAX_QUERY_CHARS
+        query = "" if short else _query(environ, body)
+        if len(query) > MAX_QUERY_CHARS:
+            message = f"query too long: {len(query)} characters, at most {MAX_QUERY_CHARS}"
+            return _refusal(start_response, "400 Bad Request", message)
+        return self.app(environ, start_response)
+
+
+def _query(environ: WSGIEnvironment, body: bytes) -> str:
+    """``q`` as SearXNG reads it (werkzeug's parsing): the form's, else the query string's."""
+    request = Request({**environ, "wsgi.input": io.BytesIO(body)})
+    return str(request.form["q"] if "q" in request.form else request.args.get("q", ""))
+
+
 def declared_proxies() -> list[str]:
     """``botdetection.trusted_proxies`` of the admin's limiter.toml, without upstream's defaults."""
     folder = settings_loader.get_user_cfg_folder()
@@ -201,7 +270,7 @@ class SXNGPlugin(Plugin):
             self.log.error("%s; no proxy is believed by token", error)
             token = ""
         proxies = TrustedProxies(declared_proxies(), token)
-        app.wsgi_app = ForwardedHeaderGuard(app.wsgi_app, proxies)  # type: ignore[method-assign]
+        app.wsgi_app = QueryBound(ForwardedHeaderGuard(app.wsgi_app, proxies))  # type: ignore[method-assign]
         self.log.info("client address headers are believed only from: %s", proxies)
         logging.getLogger("searx.limiter").addFilter(_DropPerRequestLines())
         self._keep_limiter_on()

@@ -82,9 +82,12 @@ class SXNGPlugin(Plugin):
             preference_section=None,  # the admin's policy, set in settings.yml
         )
         self.mode = DEFAULT_MODE
+        self.pinned: tuple[str, babel.Locale | None] = ("all", None)
 
     def init(self, app: t.Any) -> bool:
         self.mode = honour_mode(get_setting(self.id, {}))
+        # Settings are read once, at start (SearXNG does not reload them).
+        self.pinned = pinned_locale(str(get_setting("search.default_lang", "") or "all"))
         if self.log.getEffectiveLevel() > logging.INFO:
             self.log.setLevel(logging.INFO)
         self.log.info("search language: %s (llmweb_language.honour)", self.mode)
@@ -92,17 +95,22 @@ class SXNGPlugin(Plugin):
 
     def pre_search(self, request: SXNG_Request, search: SearchWithPlugins) -> bool:
         form = request.form
-        named = bool(RawTextQuery(str(form.get("q", "")), []).languages)
         client_field = "language" in form and form.get("format", PAGE_FORMAT) != PAGE_FORMAT
+        # The query is parsed only when its answer can change the outcome (SearXNG parses it
+        # once more itself): a deliberate-mode search carrying a client's language field.
+        named = (
+            self.mode == "deliberate"
+            and client_field
+            and bool(RawTextQuery(str(form.get("q", "")), []).languages)
+        )
         if language_pinned(self.mode, query_names_language=named, client_field=client_field):
-            _pin(search, str(get_setting("search.default_lang", "") or "all"))
+            search.search_query.lang, search.search_query.locale = self.pinned
         return True
 
 
-def _pin(search: SearchWithPlugins, lang: str) -> None:
-    query = search.search_query
-    query.lang = lang
+def pinned_locale(lang: str) -> tuple[str, babel.Locale | None]:
+    """The search language and babel locale SearXNG's query gets for ``search.default_lang``."""
     try:
-        query.locale = babel.Locale.parse(lang, sep="-")
+        return lang, babel.Locale.parse(lang, sep="-")
     except (ValueError, babel.UnknownLocaleError):
-        query.locale = None
+        return lang, None

@@ -9,9 +9,9 @@ network, between the engine and Brave:
   changes the answer; the key travels in a header and is never part of it) is answered from
   valkey while fresh: ``cache_seconds``, at most an hour when the query asks for the past
   day. Only successful answers are kept, at most ``cache_entries`` of them. Keys are
-  HMACs of the request under the instance's secret, and each answer is sealed with a key
-  derived from the request and the secret, so valkey's memory and its snapshots hold
-  neither the household's queries nor the answers in readable form.
+  HMACs of the request under the instance's secret, so key names hold no query; the answers
+  are stored compressed, not encrypted (SECURITY.md says who can read them), behind an
+  HMAC tag, so an answer that anyone without the secret wrote or moved is never served.
 - **the budget**: before a request goes out, one atomic valkey script reserves it against
   ``monthly_budget`` and ``daily_budget`` (0: no cap), so any number of workers and replicas
   make exactly as many requests as the budget allows. An answer other than 2xx gives its
@@ -47,7 +47,6 @@ import hmac
 import json
 import logging
 import math
-import os
 import time
 import typing as t
 import zlib
@@ -57,13 +56,19 @@ from urllib.parse import parse_qs, urlsplit
 
 import flask
 import httpx
+import searx.answerers
 import valkey
 from searx import get_setting, webutils
 from searx.network.network import NETWORKS
 from searx.plugins import Plugin, PluginCfg, PluginInfo
+from searx.search.processors import PROCESSORS
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from searx.extended_types import SXNG_Request
+    from searx.search import SearchWithPlugins
+    from searx.search.models import SearchQuery
 
 log = logging.getLogger("searx.plugins.llmweb.spend")
 
@@ -78,6 +83,7 @@ HITS, MISSES, INDEX, ANSWER = (
 LOGGED = PREFIX + "logged:"
 THRESHOLDS = (100, 80, 50)  # percent of a budget or quota the log announces once per window
 FRESH_DAY_SECONDS = 3600  # freshness=pd asks for today's web: never serve an answer older than this
+TAG_BYTES = 32  # HMAC-SHA256 in front of each stored answer
 MAX_ANSWER_BYTES = 512_000  # a bigger (compressed) answer is not worth keeping
 DOWN_LOG_SECONDS = 60.0
 VALKEY_SECONDS = 1.0  # valkey on the same machine or network answers in milliseconds
@@ -85,20 +91,42 @@ VALKEY_PAUSE_SECONDS = 10.0  # after a failure, searches go uncached and uncount
 VALKEY_THREADS = 4
 USAGE_PATH = "/llmweb/usage"
 
-# KEYS: month, day. ARGV: monthly, daily budget (0: none), ms to the month's and the day's end.
-# Returns {status, month, day, ms to the month's end}: status 1 reserved, -1 month spent,
-# -2 day spent.
-_RESERVE = """
-local month = tonumber(redis.call('GET', KEYS[1]) or '0')
-local day = tonumber(redis.call('GET', KEYS[2]) or '0')
-local monthly, daily = tonumber(ARGV[1]), tonumber(ARGV[2])
-if monthly > 0 and month >= monthly then return {-1, month, day, redis.call('PTTL', KEYS[1])} end
-if daily > 0 and day >= daily then return {-2, month, day, redis.call('PTTL', KEYS[1])} end
-month = redis.call('INCR', KEYS[1])
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-day = redis.call('INCR', KEYS[2])
-if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
-return {1, month, day, redis.call('PTTL', KEYS[1])}
+# One round trip before a Brave request: the cache lookup, its hit or miss count, and on a miss
+# the reservation against the budgets.
+# KEYS: answer, hits, misses, month, day. ARGV: cache on (1/0), budgets on (1/0), monthly, daily
+# budget (0: none), ms to the month's and the day's end.
+# Returns {2, stored answer} on a hit, {0} on a miss with no budget to keep, else
+# {status, month, day, ms to the month's end}: status 1 reserved, -1 month spent, -2 day spent.
+_LOOKUP = """
+if ARGV[1] == '1' then
+  local stored = redis.call('GET', KEYS[1])
+  local counter = KEYS[3]
+  if stored then counter = KEYS[2] end
+  redis.call('INCR', counter)
+  if redis.call('PTTL', counter) < 0 then redis.call('PEXPIRE', counter, ARGV[5]) end
+  if stored then return {2, stored} end
+end
+if ARGV[2] ~= '1' then return {0} end
+local month = tonumber(redis.call('GET', KEYS[4]) or '0')
+local day = tonumber(redis.call('GET', KEYS[5]) or '0')
+local monthly, daily = tonumber(ARGV[3]), tonumber(ARGV[4])
+if monthly > 0 and month >= monthly then return {-1, month, day, redis.call('PTTL', KEYS[4])} end
+if daily > 0 and day >= daily then return {-2, month, day, redis.call('PTTL', KEYS[4])} end
+month = redis.call('INCR', KEYS[4])
+if redis.call('PTTL', KEYS[4]) < 0 then redis.call('PEXPIRE', KEYS[4], ARGV[5]) end
+day = redis.call('INCR', KEYS[5])
+if redis.call('PTTL', KEYS[5]) < 0 then redis.call('PEXPIRE', KEYS[5], ARGV[6]) end
+return {1, month, day, redis.call('PTTL', KEYS[4])}
+"""
+# A cache hit answered before SearXNG's engine machinery (SXNGPlugin.pre_search): the lookup and
+# the hit's count, nothing on a miss (the engine's own request counts it).
+# KEYS: answer, hits. ARGV: ms to the month's end. Returns the stored answer or nil.
+_PEEK = """
+local stored = redis.call('GET', KEYS[1])
+if not stored then return false end
+redis.call('INCR', KEYS[2])
+if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+return stored
 """
 # KEYS: month, day. Gives one reservation back.
 _RELEASE = """
@@ -164,16 +192,10 @@ def answer_lifetime(url: str, cache_seconds: int) -> int:
     return min(cache_seconds, FRESH_DAY_SECONDS) if freshness == "pd" else cache_seconds
 
 
-def brave_month(headers: Mapping[str, str]) -> tuple[int, int, int] | None:
-    """(limit, remaining, seconds to reset) of Brave's monthly window from its X-RateLimit-* headers."""
-    values = []
-    for name in ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"):
-        parts = str(headers.get(name, "")).split(",")
-        if len(parts) < 2 or not parts[1].strip().isdigit():
-            return None
-        values.append(int(parts[1].strip()))
-    limit, remaining, reset = values
-    return (limit, remaining, reset) if limit > 0 else None
+BraveMonth = t.Callable[["Mapping[str, str]"], "tuple[int, int, int] | None"]
+"""Reads (limit, remaining, seconds to reset) of Brave's monthly window from its headers: the
+engine's ``brave_month``, handed over by :func:`install`, so Brave's X-RateLimit-* headers are
+read by one definition, the engine's."""
 
 
 def _ms(seconds: float) -> int:
@@ -187,9 +209,13 @@ def _day(epoch: float) -> str:
 class Spending:
     """The budget and the cache of one Brave engine, kept in SearXNG's valkey."""
 
-    def __init__(self, settings: SpendSettings, secret: str, valkey_url: str | None) -> None:
+    def __init__(
+        self, settings: SpendSettings, secret: str, valkey_url: str | None, brave_month: BraveMonth
+    ) -> None:
         self.settings = settings
+        self._brave_month = brave_month
         self._secret = secret.encode()
+        self._tag_key = hmac.new(self._secret, b"llmweb answer tag", hashlib.sha256).digest()
         self._down_logged = 0.0
         self._paused_until = 0.0
         self._scripts: dict[str, t.Any] = {}
@@ -231,119 +257,161 @@ class Spending:
     def _key(self, url: str) -> str:
         return ANSWER + hmac.new(self._secret, url.encode(), hashlib.sha256).hexdigest()
 
-    def _keystream(self, url: str, nonce: bytes, length: int) -> bytes:
-        # SHAKE-256 as a stream cipher keyed by the request and the secret (SearXNG's image
-        # ships no cipher library); a fresh nonce per answer, so no keystream repeats.
-        seed = hmac.new(self._secret, b"seal\0" + url.encode(), hashlib.sha256).digest()
-        return hashlib.shake_256(seed + nonce).digest(length)
+    def _tag(self, key: str, packed: bytes) -> bytes:
+        # HMAC-SHA256 under the instance's secret, bound to the entry's key: an answer written
+        # into valkey by anyone without the secret, or moved to another request's key, is not served.
+        return hmac.new(self._tag_key, key.encode() + b"\0" + packed, hashlib.sha256).digest()
 
-    def _seal(self, url: str, body: bytes) -> bytes:
-        plain, nonce = zlib.compress(body, 6), os.urandom(16)
-        stream = self._keystream(url, nonce, len(plain))
-        return nonce + (int.from_bytes(plain, "big") ^ int.from_bytes(stream, "big")).to_bytes(
-            len(plain), "big"
-        )
+    def _seal(self, key: str, body: bytes) -> bytes:
+        packed = zlib.compress(body, 6)
+        return self._tag(key, packed) + packed
 
-    def _open(self, url: str, sealed: bytes) -> bytes | None:
-        nonce, cipher = sealed[:16], sealed[16:]
-        stream = self._keystream(url, nonce, len(cipher))
-        plain = (int.from_bytes(cipher, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(cipher), "big")
+    def _open(self, key: str, stored: bytes) -> bytes | None:
+        tag, packed = stored[:TAG_BYTES], stored[TAG_BYTES:]
+        if not hmac.compare_digest(tag, self._tag(key, packed)):
+            return None
         try:
-            return zlib.decompress(plain)
+            return zlib.decompress(packed)
         except zlib.error:
             return None
 
-    def cached(self, url: str) -> bytes | None:
-        """Brave's answer to ``url`` while it is fresh, else None (counted as a hit or a miss)."""
-        if self.settings.cache_seconds <= 0:
-            return None
+    def keeps_anything(self) -> bool:
+        """Whether a request's lookup has anything to do (a cache or a budget, and valkey)."""
+        return self._db() is not None and (self.settings.cache_seconds > 0 or self._budgets_on())
+
+    def _budgets_on(self) -> bool:
+        return self.settings.monthly_budget > 0 or self.settings.daily_budget > 0
+
+    def cached_or_reserve(self, url: str) -> bytes | None:
+        """Brave's answer to ``url`` while it is fresh (counted as a hit); else None, the miss
+        counted and one request reserved against the budgets, or BudgetSpent saying which and
+        until when. One valkey round trip."""
+        cache_on = self.settings.cache_seconds > 0
         db = self._db()
-        if db is None:
+        if db is None or not (cache_on or self._budgets_on()):
             return None
+        key, now = self._key(url), _now()
         try:
-            sealed = db.get(self._key(url))
-            body = self._open(url, bytes(sealed)) if sealed else None
-            counter = HITS if body is not None else MISSES
-            db.incr(counter)
-            if db.pttl(counter) < 0:
-                db.pexpire(counter, _ms((month_end(_now()) - _now()).total_seconds()))
+            answer = self._lookup(db, key, now, cache_on=cache_on, budgets_on=self._budgets_on())
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+            return None
+        if answer[0] == 2:
+            body = self._open(key, bytes(answer[1]))
+            if body is not None:
+                return body
+            # Written or moved by someone without the secret: a miss after all (rare, so the
+            # extra round trips do not matter).
+            try:
+                db.decr(HITS)
+                answer = self._lookup(db, key, now, cache_on=False, budgets_on=self._budgets_on())
+                db.incr(MISSES)
+            except valkey.exceptions.ValkeyError as error:
+                self._valkey_failed(error)
+                return None
+        if answer[0] != 0:
+            self._reserved(db, now, *answer)
+        return None
+
+    def cached_hit(self, url: str) -> bytes | None:
+        """Brave's answer to ``url`` while it is fresh, counted as a hit; None (counted as
+        nothing) otherwise. One valkey round trip."""
+        db = self._db()
+        if db is None or self.settings.cache_seconds <= 0:
+            return None
+        key, now = self._key(url), _now()
+        try:
+            stored = self._script(db, _PEEK)(
+                keys=[key, HITS], args=[_ms((month_end(now) - now).total_seconds())]
+            )
+            body = self._open(key, bytes(stored)) if stored else None
+            if stored and body is None:
+                db.decr(HITS)  # not ours after all: the engine's request counts the miss
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
             return None
         return body
 
-    def store(self, url: str, body: bytes) -> None:
-        seconds = answer_lifetime(url, self.settings.cache_seconds)
-        db = self._db()
-        if seconds <= 0 or db is None or self.settings.cache_entries <= 0:
-            return
-        sealed = self._seal(url, body)
-        if len(sealed) > MAX_ANSWER_BYTES:
-            return
-        try:
-            self._script(db, _STORE)(
-                keys=[self._key(url), INDEX],
-                args=[sealed, seconds, repr(time.time()), self.settings.cache_entries],
-            )
-        except valkey.exceptions.ValkeyError as error:
-            self._valkey_failed(error)
+    def _lookup(
+        self, db: t.Any, key: str, now: datetime.datetime, *, cache_on: bool, budgets_on: bool
+    ) -> t.Any:
+        return self._script(db, _LOOKUP)(
+            keys=[key, HITS, MISSES, MONTH, DAY],
+            args=[
+                int(cache_on),
+                int(budgets_on),
+                self.settings.monthly_budget,
+                self.settings.daily_budget,
+                _ms((month_end(now) - now).total_seconds()),
+                _ms((day_end(now) - now).total_seconds()),
+            ],
+        )
 
-    # --- the budget -----------------------------------------------------------------
-
-    def reserve(self) -> None:
-        """Count one request against the budgets, or raise BudgetSpent saying which and until when."""
+    def _reserved(
+        self, db: t.Any, now: datetime.datetime, status: int, month: int, day: int, month_ms: int
+    ) -> None:
+        """Raise BudgetSpent for a refused reservation; announce the use of a granted one."""
         monthly, daily = self.settings.monthly_budget, self.settings.daily_budget
-        db = self._db()
-        if (monthly <= 0 and daily <= 0) or db is None:
-            return
-        now = _now()
-        try:
-            status, month, day, month_ms = self._script(db, _RESERVE)(
-                keys=[MONTH, DAY],
-                args=[
-                    monthly,
-                    daily,
-                    _ms((month_end(now) - now).total_seconds()),
-                    _ms((day_end(now) - now).total_seconds()),
-                ],
-            )
-        except valkey.exceptions.ValkeyError as error:
-            self._valkey_failed(error)
-            return
         month_resets = time.time() + max(int(month_ms), 0) / 1000
         if status == -1:
             raise _spent(f"{int(month):,} of {monthly:,} this month, resets {_day(month_resets)}")
         if status == -2:
             raise _spent(f"{int(day):,} of {daily:,} today, resets {_day(day_end(now).timestamp())}")
-        self._announce(db, "month", int(month), monthly, month_resets)
-        self._announce(db, "day", int(day), daily, day_end(now).timestamp())
-
-    def release(self) -> None:
-        """Give a reservation back: Brave answered without billing (a status other than 2xx)."""
-        db = self._db()
-        if db is None or (self.settings.monthly_budget <= 0 and self.settings.daily_budget <= 0):
-            return
         try:
-            self._script(db, _RELEASE)(keys=[MONTH, DAY])
+            self._announce(db, "month", int(month), monthly, month_resets)
+            self._announce(db, "day", int(day), daily, day_end(now).timestamp())
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
 
-    def follow_brave(self, headers: Mapping[str, str]) -> None:
-        """Take Brave's monthly figures as the truth about the month."""
-        reported = brave_month(headers)
+    def settle(self, url: str, status: int, body: bytes, headers: Mapping[str, str]) -> None:
+        """After Brave answered: keep a 2xx answer, give the reservation of any other back, and
+        take Brave's monthly figures as the truth about the month. One valkey round trip."""
         db = self._db()
-        if reported is None or db is None:
+        if db is None:
             return
-        limit, remaining, reset = reported
-        resets = time.time() + reset
+        calls: list[tuple[str, list[t.Any], list[t.Any]]] = []
+        if 200 <= status < 300:
+            calls += self._store(url, body)
+        elif self._budgets_on():
+            calls.append((_RELEASE, [MONTH, DAY], []))
+        reported = self._brave_month(headers)
+        if reported is not None:
+            limit, remaining, reset = reported
+            args = [max(limit - remaining, 0), _ms(reset), limit, remaining, int(time.time() + reset)]
+            calls.append((_SYNC, [MONTH, QUOTA], args))
         try:
-            self._script(db, _SYNC)(
-                keys=[MONTH, QUOTA],
-                args=[max(limit - remaining, 0), _ms(reset), limit, remaining, int(resets)],
-            )
-            self._announce(db, "Brave's quota", limit - remaining, limit, resets)
+            self._run_together(db, calls)
+            if reported is not None:
+                limit, remaining, reset = reported
+                self._announce(db, "Brave's quota", limit - remaining, limit, time.time() + reset)
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
+
+    def _run_together(self, db: t.Any, calls: list[tuple[str, list[t.Any], list[t.Any]]]) -> None:
+        """The scripts ``calls`` in one pipeline. By their SHA alone: a pipeline of registered
+        scripts asks valkey whether they are loaded first, a round trip of its own."""
+        if not calls:
+            return
+        pipe = db.pipeline(transaction=False)
+        for source, keys, args in calls:
+            pipe.evalsha(self._script(db, source).sha, len(keys), *keys, *args)
+        answers = pipe.execute(raise_on_error=False)
+        for (source, keys, args), answer in zip(calls, answers, strict=True):
+            if isinstance(answer, valkey.exceptions.NoScriptError):  # valkey restarted: load it again
+                self._script(db, source)(keys=keys, args=args)
+            elif isinstance(answer, Exception):
+                raise answer
+
+    def _store(self, url: str, body: bytes) -> list[tuple[str, list[t.Any], list[t.Any]]]:
+        """The script call that keeps ``body`` as the answer to ``url``, if it is to be kept."""
+        seconds = answer_lifetime(url, self.settings.cache_seconds)
+        if seconds <= 0 or self.settings.cache_entries <= 0:
+            return []
+        key = self._key(url)
+        sealed = self._seal(key, body)
+        if len(sealed) > MAX_ANSWER_BYTES:
+            return []
+        return [(_STORE, [key, INDEX], [sealed, seconds, repr(time.time()), self.settings.cache_entries])]
 
     def _announce(self, db: t.Any, window: str, used: int, budget: int, resets: float) -> None:
         """Log once per window when use reaches 50, 80 or 100 % of ``budget``."""
@@ -443,16 +511,11 @@ class SpendingNetwork:
         spending = self._spending
         if method.upper() != "GET" or not url.startswith(self._base_url):
             return t.cast(httpx.Response, await self._network.request(method, url, **kwargs))
-        body = await _off_the_loop(spending.cached, url)
+        body = await _off_the_loop(spending.cached_or_reserve, url) if spending.keeps_anything() else None
         if body is not None:
             return cached_response(method, url, body)
-        await _off_the_loop(spending.reserve)
         response: httpx.Response = await self._network.request(method, url, **kwargs)
-        if 200 <= response.status_code < 300:
-            await _off_the_loop(spending.store, url, response.content)
-        else:
-            await _off_the_loop(spending.release)
-        await _off_the_loop(spending.follow_brave, response.headers)
+        await _off_the_loop(spending.settle, url, response.status_code, response.content, response.headers)
         return response
 
 
@@ -466,7 +529,7 @@ async def _off_the_loop(call: t.Callable[..., _T], *args: t.Any) -> _T:
     return await asyncio.get_running_loop().run_in_executor(_VALKEY_WORK, functools.partial(call, *args))
 
 
-def install(engine_name: str, base_url: str, settings: SpendSettings) -> Spending:
+def install(engine_name: str, base_url: str, settings: SpendSettings, brave_month: BraveMonth) -> Spending:
     """Put the cache and the budget between the engine's network and Brave.
 
     SearXNG finds an engine's network under the engine's name for every search, also when the
@@ -474,7 +537,8 @@ def install(engine_name: str, base_url: str, settings: SpendSettings) -> Spendin
     entry under the engine's name is the one replaced, so a borrowed network is never wrapped
     for every engine sharing it."""
     url = get_setting("valkey.url", None)
-    spending = Spending(settings, str(get_setting("server.secret_key", "")), str(url) if url else None)
+    secret = str(get_setting("server.secret_key", ""))
+    spending = Spending(settings, secret, str(url) if url else None, brave_month)
     SPENDING[engine_name] = spending
     NETWORKS[engine_name] = SpendingNetwork(NETWORKS[engine_name], spending, base_url)
     if not url:
@@ -509,6 +573,54 @@ class SXNGPlugin(Plugin):
             log.setLevel(logging.INFO)  # the budget lines are for the admin, whatever SearXNG's level
         app.add_url_rule(USAGE_PATH, "llmweb_usage", _usage_view)
         return True
+
+    def pre_search(self, request: SXNG_Request, search: SearchWithPlugins) -> bool:
+        """Answer our engines' part of a search from the cache before SearXNG's engine machinery
+        (a thread per engine, the network loop) runs: a hit costs one valkey round trip.
+
+        Everything before this still holds: the limiter counted the request, and the language
+        plugin (listed before this one in settings.yml, so it runs first) has set the
+        language. The engine's own request() builds the URL, as for a real request, and its
+        own response() reads the answer, so the JSON is the same. A bang or a query SearXNG's
+        answerers take is left alone, as are a suspended engine and any miss."""
+        query = search.search_query
+        if query.external_bang or not any(ref.name in SPENDING for ref in query.engineref_list):
+            return True
+        if searx.answerers.STORAGE.ask(query.query):
+            return True  # SearXNG answers it without asking any engine
+        remaining = []
+        for ref in query.engineref_list:
+            results = _cached_results(ref.name, ref.category, query) if ref.name in SPENDING else None
+            if results is None:
+                remaining.append(ref)
+            else:
+                search.result_container.extend(ref.name, results)
+        query.engineref_list = remaining
+        return True
+
+
+def _cached_results(engine_name: str, category: str, query: SearchQuery) -> list[t.Any] | None:
+    """The engine's results for ``query`` from the cache, or None (a miss, or not answerable here)."""
+    processor = PROCESSORS.get(engine_name)
+    if processor is None or processor.suspended_status.is_suspended:
+        return None
+    params = processor.get_params(query, category)
+    if params is None:
+        return None
+    try:
+        processor.engine.request(query.query, params)
+    except Exception:  # the engine's usual path meets it again and reports it
+        return None
+    url = params.get("url")
+    if not url:
+        return None
+    body = SPENDING[engine_name].cached_hit(str(url))
+    if body is None:
+        return None
+    try:
+        return list(processor.engine.response(cached_response("GET", str(url), body)))
+    except Exception:  # the engine's usual path meets it again and reports it
+        return None
 
 
 def _usage_view() -> flask.Response:

@@ -320,6 +320,20 @@ def test_single_word_over_400_characters_is_cut_to_400() -> None:
 # --- rate_limit_suspension -----------------------------------------------------------
 
 
+def test_braves_month_is_read_with_the_same_rules_as_its_429s() -> None:
+    headers = {
+        "X-RateLimit-Limit": "1, 2000",
+        "X-RateLimit-Remaining": "1, 1500",
+        "X-RateLimit-Reset": "0.4, 86399.2",
+    }
+    assert engine.brave_month(headers) == (2000, 1500, 86400)
+    assert engine.rate_limit_suspension({**headers, "X-RateLimit-Remaining": "1, 0"}, None) == 86400
+
+
+def test_a_month_without_all_three_figures_is_not_reported() -> None:
+    assert engine.brave_month({"X-RateLimit-Limit": "1, 2000", "X-RateLimit-Reset": "1, 86400"}) is None
+
+
 def test_per_second_limit_suspends_until_the_per_second_reset() -> None:
     headers = {"X-RateLimit-Remaining": "0, 14210", "X-RateLimit-Reset": "1, 1419704"}
     assert engine.rate_limit_suspension(headers, "RATE_LIMITED") == 1
@@ -649,6 +663,14 @@ def test_answer_without_sections_is_an_empty_success(configured: Any) -> None:
 def test_malformed_answer_is_an_api_error(configured: Any, body: Any) -> None:
     with pytest.raises(SearxEngineAPIException):
         configured.response(FakeResponse(200, body))
+
+
+def test_an_absurd_reset_suspends_the_engine_for_a_month_at_most(configured: Any) -> None:
+    body = {"error": {"code": "QUOTA_LIMITED", "status": 429}}
+    headers = {"X-RateLimit-Remaining": "1, 0", "X-RateLimit-Reset": "1, " + "9" * 400}
+    with pytest.raises(SearxEngineTooManyRequestsException) as raised:
+        configured.response(FakeResponse(429, body, headers))
+    assert raised.value.suspended_time == 31 * 86400
 
 
 def test_rate_limit_suspends_the_engine_until_braves_reset(configured: Any) -> None:

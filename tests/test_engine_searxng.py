@@ -295,6 +295,20 @@ def test_news_faq_and_discussions_come_back_beside_web_results(
     assert "Na razie tylko do testów." in results["https://forum.example.org/t/1"]
 
 
+@pytest.mark.parametrize(
+    "sections",
+    [{"faq": {"type": "faq", "results": "zepsute"}}, {"news": ["nie", "obiekt"]}, {"discussions": 7}],
+)
+def test_a_malformed_section_is_dropped_and_the_web_results_kept(
+    searxng: stack.Process, brave: HTTPServer, sections: dict[str, Any]
+) -> None:
+    answer = brave_answer([brave_result("https://example.org/ok", description="Dobry.")], **sections)
+    brave.expect_request(BRAVE_PATH).respond_with_json(answer)
+    found = search_json(searxng, q="sekcje")
+    assert [r["url"] for r in found["results"]] == ["https://example.org/ok"]
+    assert found["unresponsive_engines"] == []
+
+
 def test_a_result_without_url_is_skipped_and_the_rest_kept(searxng: stack.Process, brave: HTTPServer) -> None:
     brave.expect_request(BRAVE_PATH).respond_with_json(
         brave_answer([{"title": "bez adresu"}, brave_result("https://example.org/ok", description="Dobry.")])
@@ -357,6 +371,19 @@ def test_quota_limited_suspends_for_the_monthly_window(
     later = search_json(searxng, q="później")
     assert unresponsive(later) == {ENGINE_NAME: "Suspended: too many requests"}
     assert len(brave.log) == 1
+
+
+def test_an_absurd_rate_limit_reset_is_cut_to_a_month_and_logged_without_the_key(
+    start_searxng: StartSearxng, brave: HTTPServer
+) -> None:
+    searxng = start_searxng()
+    absurd = {"X-RateLimit-Remaining": "1, 0", "X-RateLimit-Reset": "1, 100000000000000000000"}
+    brave.expect_request(BRAVE_PATH).respond_with_response(brave_error(429, "QUOTA_LIMITED", absurd))
+    first = search_json(searxng, q="pierwsze")
+    assert unresponsive(first) == {ENGINE_NAME: "too many requests"}
+    log = searxng.log_text()
+    assert "suspension, longer than a month: cut to 2678400 s" in log
+    assert SENTINEL_KEY not in log
 
 
 @pytest.mark.parametrize(

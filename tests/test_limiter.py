@@ -220,3 +220,47 @@ def test_valkey_going_away_mid_run_answers_503_not_500_and_limiting_resumes(
     assert during == [503, 503]
     assert after[0] == 200 and 429 in after, after
     assert searxng.log_text().count("valkey does not answer (") == 1  # once per outage, not per request
+
+
+# --- the query bound (plugins/guard.py QueryBound) -------------------------------------
+
+
+def test_a_ten_megabyte_posted_query_is_refused_before_searxng_reads_it(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
+    answer = httpx.post(
+        searxng.url + "/search",
+        data={"q": "a" * 10_000_000, "format": "json"},
+        headers=PLAIN_HEADERS,
+        timeout=60,
+    )
+    assert answer.status_code == 413
+    assert "at most" in answer.json()["error"]
+    assert len(answer.content) < 1000, "the query is not echoed back"
+    assert brave.log == []
+
+
+def test_a_query_longer_than_the_bound_gets_a_clear_400(searxng: stack.Process, brave: HTTPServer) -> None:
+    answer = httpx.get(
+        searxng.url + "/search",
+        params={"q": "słowo " * 1000, "format": "json"},
+        headers=PLAIN_HEADERS,
+        timeout=30,
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("query too long: 6000 characters")
+    assert brave.log == []
+
+
+def test_a_query_longer_than_braves_limit_but_within_the_bound_is_still_searched(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
+    brave.expect_request(BRAVE_PATH).respond_with_json(brave_answer([brave_result("https://example.org/")]))
+    answer = httpx.post(
+        searxng.url + "/search",
+        data={"q": "słowo " * 300, "format": "json"},
+        headers=PLAIN_HEADERS,
+        timeout=30,
+    )
+    assert answer.status_code == 200
+    assert [r["url"] for r in answer.json()["results"]] == ["https://example.org/"]
