@@ -38,6 +38,7 @@ from trafilatura.settings import Extractor
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.continuation import add_split_parts
 from llmweb.fetch.embedded import read_embedded
+from llmweb.fetch.layers import ALL_LAYERS, Layers
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
@@ -57,6 +58,8 @@ class ExtractedPage(NamedTuple):
     # The text is a manual's main region read whole (.manual): short means a short page
     # (a constant's entry, an empty member list), not a shell that scripts fill in.
     whole_region: bool = False
+    # the layers above trafilatura (.layers) that changed this answer, for the bench
+    fired: tuple[str, ...] = ()
 
 
 def extract_page(html: str, url: str = "") -> ExtractedPage:
@@ -70,7 +73,9 @@ def extract_page(html: str, url: str = "") -> ExtractedPage:
     return _extract(root, html, url)
 
 
-def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> ExtractedPage:
+def read_html_page(
+    html: str, url: str = "", *, page_url: str | None = None, layers: Layers = ALL_LAYERS
+) -> ExtractedPage:
     """Like :func:`extract_page`, but never hands back a challenge, an empty shell or chrome.
 
     The page's embedded data (JSON-LD, framework state; :mod:`.embedded`) is read too, and
@@ -80,7 +85,8 @@ def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> 
     and description, for the fenced answer), NoReadableText for a page without text, and
     TooLarge, before parsing, for a page with more elements, table cells, links or code
     blocks than :mod:`.limits` allows. Errors name ``url``; the page is read as the one at
-    ``page_url`` (default ``url``), where a redirect may have led.
+    ``page_url`` (default ``url``), where a redirect may have led. ``layers`` switches layers
+    off for the bench (:mod:`.layers`).
     """
     check_html_workload(html, url)
     root = _parse(html)
@@ -94,7 +100,7 @@ def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> 
     embedded = read_embedded(root)
     description = page_description(root)
     has_scripts = _has_scripts(root)
-    page = _extract(root, html, page_url or url)
+    page = _extract(root, html, page_url or url, layers)
     if page.whole_region:  # a manual's main region read whole: short means a short page
         return page
     verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
@@ -104,6 +110,11 @@ def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> 
             f"Part of the page's embedded data was not read (past llmweb's bounds): {', '.join(embedded.cut)}."
         )
     sources = ", ".join(verdict.sources)
+    layer = _verdict_layer(verdict.kind, bool(verdict.sources), has_scripts=has_scripts)
+    if layer and not getattr(layers, layer):
+        return page  # the layer is off: the visible text stands
+    if layer:
+        page = page._replace(fired=(*page.fired, layer))
     if verdict.kind == "visible":
         if verdict.sources:
             notes.append(
@@ -137,6 +148,17 @@ def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> 
         title=page.title,
         description=description,
     )
+
+
+def _verdict_layer(kind: str, filled: bool, *, has_scripts: bool) -> str | None:
+    """The layer (.layers) a verdict of .shell is, or None for the visible text as it is."""
+    if kind == "visible":
+        return "fill" if filled else None
+    if kind == "chrome" and not has_scripts:
+        return "furniture"
+    if kind in ("shell", "chrome"):
+        return "javascript"
+    return None if kind == "empty" else kind  # "embedded", "description"
 
 
 def find_bot_challenge(html: str) -> str | None:
@@ -186,7 +208,7 @@ def _parse(html: str) -> HtmlElement | None:
     return root if isinstance(root, HtmlElement) else None
 
 
-def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
+def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS) -> ExtractedPage:
     title = page_title(root)
     article = declares_article(root)
     documentation = not article and looks_like_documentation(html)
@@ -198,15 +220,21 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
         _flatten_nested_code(root)
     region = declared_main(root, html) or (main_region(root) if documentation else [])
     manual = documentation and bool(region) and region[0] is not root.find("body")
-    if not documentation:  # before links become text in a declared region
-        drop_promotions(root)
+    fired: list[str] = []
+    if manual and not layers.manual:
+        manual = False
+    elif manual:
+        fired.append("manual")
+    if not documentation and layers.promotions and drop_promotions(root):  # before links become text
+        fired.append("promotions")
     if manual:  # a manual's main region is read whole (.manual), not judged block by block
         text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
     else:
         for main in region:
             unlink(main)
         body = _trafilatura(root, url, fast=True)
-        add_split_parts(root, body)
+        if layers.continuation and add_split_parts(root, body):
+            fired.append("continuation")
         text = render_markdown(body, codes)
     kept = len(codes.found_in(text))
     if kept < len(codes.blocks) and not manual:
@@ -216,14 +244,18 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
         if len(codes.found_in(second_text)) > kept:
             text = second_text
     text = restore_code_blocks(text, codes)
-    if len(text) < MIN_TEXT_CHARS and not (manual and text.strip()):
+    if len(text) < MIN_TEXT_CHARS and not (manual and text.strip()) and layers.whole_page:
         whole = restore_code_blocks(_whole_page_text(root), codes)
         if len(whole) > len(text):
             text = whole
-    if article:
-        text = _without_title_heading(text, title)
+            fired.append("whole_page")
+    if article and layers.title_heading:
+        headless = _without_title_heading(text, title)
+        if headless != text:
+            text = headless
+            fired.append("title_heading")
     whole_region = manual and bool(text.strip())
-    return ExtractedPage(title, published, text, whole_region=whole_region)
+    return ExtractedPage(title, published, text, whole_region=whole_region, fired=tuple(fired))
 
 
 def _extraction_options(*, fast: bool) -> Extractor:
