@@ -47,6 +47,7 @@ from llmweb.fetch.payloads import SCRIPT_TYPES
 from llmweb.fetch.promotions import drop_promotions
 from llmweb.fetch.rewrite import github_cli_hint
 from llmweb.fetch.shell import judge
+from llmweb.fetch.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.workload import check_html_workload
 
 
@@ -225,6 +226,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         manual = False
     elif manual:
         fired.append("manual")
+    # the body's text before trafilatura reads it, to see how much of it a reading kept
+    page_chars = len(root.text_content()) if not manual else 0
     if not documentation and layers.promotions and drop_promotions(root):  # before links become text
         fired.append("promotions")
     if manual:  # a manual's main region is read whole (.manual), not judged block by block
@@ -232,7 +235,27 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     else:
         for main in region:
             unlink(main)
-        body = _trafilatura(root, url, fast=True)
+        thread = layers.thread_replies and (not article or declares_thread(html))
+        body, comments = _trafilatura(root, url, fast=True, comments=thread)
+        if layers.second_opinion and _short_reading(_text_chars(body), page_chars):
+            # a short reading: trafilatura's comparison with readability and jusText (skipped
+            # in fast mode) often finds the rest (a Q&A page's answers, a product's details)
+            slow, slow_comments = _trafilatura(root, url, fast=False, comments=thread)
+            if _text_chars(slow) > _text_chars(body):
+                body, comments = slow, slow_comments
+                fired.append("second_opinion")
+        replies = replies_text(comments) if thread else ""
+        if replies and is_thread(
+            declared=declares_thread(html),
+            article=article,
+            main_chars=_text_chars(body),
+            replies_chars=len(replies),
+        ):
+            fired.append("thread_replies")
+            if body is None:
+                body = comments
+            else:
+                body.extend(list(comments))
         if layers.continuation and add_split_parts(root, body):
             fired.append("continuation")
         text = render_markdown(body, codes)
@@ -240,7 +263,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if kept < len(codes.blocks) and not manual:
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
-        second_text = render_markdown(_trafilatura(root, url, fast=False), codes)
+        second_text = render_markdown(_trafilatura(root, url, fast=False)[0], codes)
         if len(codes.found_in(second_text)) > kept:
             text = second_text
     text = restore_code_blocks(text, codes)
@@ -258,12 +281,12 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     return ExtractedPage(title, published, text, whole_region=whole_region, fired=tuple(fired))
 
 
-def _extraction_options(*, fast: bool) -> Extractor:
+def _extraction_options(*, fast: bool, comments: bool) -> Extractor:
     return Extractor(
         output_format="xml",  # the tree only: its own text rendering is not used
         formatting=True,
         tables=True,
-        comments=False,
+        comments=comments,  # a thread's replies (.threads), set apart from the main text
         links=False,
         images=False,
         with_metadata=False,  # title and date come from .metadata, without trafilatura's other fields
@@ -274,21 +297,43 @@ def _extraction_options(*, fast: bool) -> Extractor:
     )
 
 
+# A fast reading shorter than this gets trafilatura's slower comparison with readability and
+# jusText too (WCXB dev, tuning part: forum, product and listing pages read short in fast mode).
+SECOND_OPINION_CHARS = 1500
+# …and so does one that kept less than this share of the page's text (a listing read as
+# one of its items: 2,000 of 33,000 characters)
+SECOND_OPINION_SHARE = 0.1
+
+
+def _short_reading(chars: int, page_chars: int) -> bool:
+    return chars < SECOND_OPINION_CHARS or chars < SECOND_OPINION_SHARE * page_chars
+
+
 # Built once: reading trafilatura's settings for every page cost half a millisecond.
-_OPTIONS = {fast: _extraction_options(fast=fast) for fast in (True, False)}
+_OPTIONS = {
+    (fast, comments): _extraction_options(fast=fast, comments=comments)
+    for fast in (True, False)
+    for comments in (True, False)
+}
 
 
-def _trafilatura(root: HtmlElement, url: str, *, fast: bool) -> Any:
-    """trafilatura's main-content tree of ``root``, or None when it trips over an odd tree."""
-    options = copy.copy(_OPTIONS[fast])
+def _trafilatura(root: HtmlElement, url: str, *, fast: bool, comments: bool = False) -> tuple[Any, Any]:
+    """trafilatura's main-content tree of ``root`` and its comments' tree (with ``comments``),
+    each None when absent or when trafilatura trips over an odd tree."""
+    options = copy.copy(_OPTIONS[fast, comments])
     options.url = options.source = url or None
     try:
         document = trafilatura.bare_extraction(root, url=url or None, options=options)
     except MemoryError:
         raise  # past the worker's memory ceiling: the page is too big, not oddly built
     except Exception:  # the whole-page fallback in _extract still reads such pages
-        return None
-    return getattr(document, "body", None)
+        return None, None
+    return getattr(document, "body", None), getattr(document, "commentsbody", None)
+
+
+def _text_chars(tree: Any) -> int:
+    """Characters of a trafilatura tree's text, spaces collapsed (0 for None)."""
+    return 0 if tree is None else len(" ".join("".join(tree.itertext()).split()))
 
 
 def _without_title_heading(text: str, title: str | None) -> str:
@@ -320,6 +365,11 @@ _UNSEEN = ("style", "svg", "template")
 _NEVER_ARTICLE = ("nav", "footer", "aside", "iframe", "button", "select", "noscript")
 
 
+_HOLDS_MAIN = etree.XPath(
+    "//*[self::nav or self::footer or self::aside][.//main or .//article or .//*[@role='main']]"
+)
+
+
 def _drop_unseen(root: HtmlElement, *, documentation: bool) -> None:
     """Remove what no reader sees as the page's text, before trafilatura copies the tree:
     scripts (JSON-LD aside, where its fallback looks for an article body), styles, vector
@@ -327,6 +377,12 @@ def _drop_unseen(root: HtmlElement, *, documentation: bool) -> None:
     for script in root.iter("script"):
         if (script.get("type") or "").strip().lower() != "application/ld+json":
             script.tag = "llmweb-unseen"
+    if not documentation:
+        # an unclosed <aside> or <nav> swallows the rest of the page as the parser reads it
+        # (a banner's aside held a whole blog post): one holding the page's <main> or
+        # <article> is not chrome
+        for el in _HOLDS_MAIN(root):
+            el.tag = "div"
     etree.strip_elements(
         root, "llmweb-unseen", *_UNSEEN, *(() if documentation else _NEVER_ARTICLE), with_tail=False
     )
