@@ -39,6 +39,10 @@ from llmweb.fetch.layers import ALL_LAYERS, LAYER_NAMES, Layers, without
 
 WCXB = CACHE / "wcxb"
 REPO_VARIABLE = "LLMWEB_WCXB_REPO"
+SAMPLE_VARIABLE = "LLMWEB_WCXB_SAMPLE"
+"""Set to "T,C" to score a seeded sample of T pages of each type from the tuning part and C from
+the check part, instead of every page (a quick run on a loaded machine)."""
+SAMPLE_SEED = 5
 TUNING_SEED = 22  # random.Random(TUNING_SEED).sample of the sorted page ids, two thirds: the tuning part
 TYPES = ("article", "documentation", "service", "forum", "collection", "listing", "product")
 # WCXB's published dev F1 (its README): rs-trafilatura by type, and trafilatura overall
@@ -129,6 +133,21 @@ def load_pages(folder: Path) -> list[Page]:
         html = gzip.decompress(html_file.read_bytes()).decode("utf-8", "replace")
         pages.append(Page(key, truth.get("url") or "", page_kind(truth), html, gold))
     return pages
+
+
+def sample(pages: list[Page], tuning: set[str]) -> list[Page]:
+    """The pages $LLMWEB_WCXB_SAMPLE asks for (all of them when it is unset), in id order."""
+    wanted = os.environ.get(SAMPLE_VARIABLE, "")
+    if not wanted:
+        return pages
+    per_part = dict(zip((True, False), (int(n) for n in wanted.split(",")), strict=True))
+    rng = random.Random(SAMPLE_SEED)
+    chosen: list[Page] = []
+    for kind in TYPES:
+        for in_tuning, size in per_part.items():
+            group = [p for p in pages if p.kind == kind and (p.id in tuning) == in_tuning]
+            chosen += rng.sample(group, min(size, len(group)))
+    return sorted(chosen, key=lambda p: p.id)
 
 
 def tuning_part(pages: Sequence[Page]) -> set[str]:
@@ -255,6 +274,7 @@ def fill_peer_cache() -> None:
     if folder is None:
         raise SystemExit(MISSING)
     pages = load_pages(folder)
+    pages = sample(pages, tuning_part(pages))
     for peer in PEERS:
         if not peer.missing():
             print(peer.name, f"{peer_run(peer, pages)[1]:.1f} pages/s", flush=True)
@@ -281,6 +301,8 @@ def run(workdir: Path) -> PartResult:
         return part
     pages = load_pages(folder)
     tuning = tuning_part(pages)
+    dev_count = len(pages)
+    pages = sample(pages, tuning)
     halves: dict[str, Callable[[Page], bool]] = {
         "tuning": lambda p: p.id in tuning,
         "check": lambda p: p.id not in tuning,
@@ -308,10 +330,15 @@ def run(workdir: Path) -> PartResult:
         results[peer.name] = [word_scores(t, p.gold) for t, p in zip(peer_texts, pages, strict=True)]
         part.say(f"{peer.name}: {speeds[peer.name]:.1f} pages/s")
     counts = Counter(p.kind for p in pages)
+    if os.environ.get(SAMPLE_VARIABLE):
+        part.add(
+            f"**A seeded sample** (${SAMPLE_VARIABLE}={os.environ[SAMPLE_VARIABLE]}: pages per type, tuning part, check part).",
+            "",
+        )
     part.add(
         f"{len(pages)} pages of WCXB's dev split ({', '.join(f'{counts[k]} {k}' for k in TYPES)}); "
         f"the tuning part is {len(tuning)} pages (seed {TUNING_SEED}), the check part the "
-        f"{len(pages) - len(tuning)} others, never looked at. Word F1 as WCXB's evaluate.py "
+        f"{dev_count - len(tuning)} others, never looked at. Word F1 as WCXB's evaluate.py "
         "counts it, averaged over the pages of each type. Pages/s: CPU time of this process.",
         "",
     )
