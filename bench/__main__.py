@@ -20,6 +20,7 @@ PARTS = {
     "searxng": "bench.searxng",
     "extraction": "bench.extraction",
     "docs": "bench.docs",
+    "wcxb": "bench.wcxb",
     "jsshell": "bench.jsshell",
     "focus": "bench.focus",
     "research": "bench.research",

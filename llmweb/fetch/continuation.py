@@ -29,36 +29,37 @@ def _key(text: str) -> str:
     return " ".join(re.findall(r"\w+", text[: _KEY_CHARS * 3].lower()))[:_KEY_CHARS]
 
 
-def add_split_parts(root: HtmlElement, body: Any) -> None:
-    """Insert into trafilatura's ``body`` the paragraphs of containers like its main one."""
+def add_split_parts(root: HtmlElement, body: Any) -> bool:
+    """Insert into trafilatura's ``body`` the paragraphs of containers like its main one;
+    whether any were found."""
     if body is None or not _repeated_holders(root):
-        return
+        return False
     kept_in_body: dict[str, Any] = {}
     for element in body.iter("p"):
         key = _key("".join(element.itertext()))
         if key:
             kept_in_body.setdefault(key, element)
     if len(kept_in_body) < 2:
-        return
+        return False
     paragraphs = [p for p in root.iter("p") if isinstance(p.tag, str)]
     kept = [p for p in paragraphs if _key(p.text_content()) in kept_in_body]
     parents = Counter(p.getparent() for p in kept if p.getparent() is not None)
     if not parents:
-        return
+        return False
     main, count = parents.most_common(1)[0]
     kind = main.get("class")
     if count < 2 or not kind:
-        return
+        return False
     ancestors = list(main.iterancestors())[:_MAX_LEVELS]
     if not ancestors:
-        return
+        return False
     others = [
         other
         for other in ancestors[-1].iter(main.tag)
         if other is not main and other.get("class") == kind and not _nested(other, main)
     ]
     if not others:
-        return
+        return False
     order = {el: i for i, el in enumerate(root.iter())}
     headlines = [order[h] for h in root.iter("h1")]
     found: list[HtmlElement] = []
@@ -71,6 +72,7 @@ def add_split_parts(root: HtmlElement, body: Any) -> None:
         ]
     if found:
         _insert(body, found, kept, kept_in_body, order)
+    return bool(found)
 
 
 def _repeated_holders(root: HtmlElement) -> bool:

@@ -38,6 +38,7 @@ from trafilatura.settings import Extractor
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.continuation import add_split_parts
 from llmweb.fetch.embedded import read_embedded
+from llmweb.fetch.layers import ALL_LAYERS, Layers
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
 from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
@@ -46,6 +47,7 @@ from llmweb.fetch.payloads import SCRIPT_TYPES
 from llmweb.fetch.promotions import drop_promotions
 from llmweb.fetch.rewrite import github_cli_hint
 from llmweb.fetch.shell import judge
+from llmweb.fetch.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.workload import check_html_workload
 
 
@@ -57,6 +59,8 @@ class ExtractedPage(NamedTuple):
     # The text is a manual's main region read whole (.manual): short means a short page
     # (a constant's entry, an empty member list), not a shell that scripts fill in.
     whole_region: bool = False
+    # the layers above trafilatura (.layers) that changed this answer, for the bench
+    fired: tuple[str, ...] = ()
 
 
 def extract_page(html: str, url: str = "") -> ExtractedPage:
@@ -70,7 +74,9 @@ def extract_page(html: str, url: str = "") -> ExtractedPage:
     return _extract(root, html, url)
 
 
-def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> ExtractedPage:
+def read_html_page(
+    html: str, url: str = "", *, page_url: str | None = None, layers: Layers = ALL_LAYERS
+) -> ExtractedPage:
     """Like :func:`extract_page`, but never hands back a challenge, an empty shell or chrome.
 
     The page's embedded data (JSON-LD, framework state; :mod:`.embedded`) is read too, and
@@ -80,7 +86,8 @@ def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> 
     and description, for the fenced answer), NoReadableText for a page without text, and
     TooLarge, before parsing, for a page with more elements, table cells, links or code
     blocks than :mod:`.limits` allows. Errors name ``url``; the page is read as the one at
-    ``page_url`` (default ``url``), where a redirect may have led.
+    ``page_url`` (default ``url``), where a redirect may have led. ``layers`` switches layers
+    off for the bench (:mod:`.layers`).
     """
     check_html_workload(html, url)
     root = _parse(html)
@@ -94,7 +101,7 @@ def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> 
     embedded = read_embedded(root)
     description = page_description(root)
     has_scripts = _has_scripts(root)
-    page = _extract(root, html, page_url or url)
+    page = _extract(root, html, page_url or url, layers)
     if page.whole_region:  # a manual's main region read whole: short means a short page
         return page
     verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
@@ -104,6 +111,11 @@ def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> 
             f"Part of the page's embedded data was not read (past llmweb's bounds): {', '.join(embedded.cut)}."
         )
     sources = ", ".join(verdict.sources)
+    layer = _verdict_layer(verdict.kind, bool(verdict.sources), has_scripts=has_scripts)
+    if layer and not getattr(layers, layer):
+        return page  # the layer is off: the visible text stands
+    if layer:
+        page = page._replace(fired=(*page.fired, layer))
     if verdict.kind == "visible":
         if verdict.sources:
             notes.append(
@@ -137,6 +149,17 @@ def read_html_page(html: str, url: str = "", *, page_url: str | None = None) -> 
         title=page.title,
         description=description,
     )
+
+
+def _verdict_layer(kind: str, filled: bool, *, has_scripts: bool) -> str | None:
+    """The layer (.layers) a verdict of .shell is, or None for the visible text as it is."""
+    if kind == "visible":
+        return "fill" if filled else None
+    if kind == "chrome" and not has_scripts:
+        return "furniture"
+    if kind in ("shell", "chrome"):
+        return "javascript"
+    return None if kind == "empty" else kind  # "embedded", "description"
 
 
 def find_bot_challenge(html: str) -> str | None:
@@ -186,7 +209,7 @@ def _parse(html: str) -> HtmlElement | None:
     return root if isinstance(root, HtmlElement) else None
 
 
-def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
+def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS) -> ExtractedPage:
     title = page_title(root)
     article = declares_article(root)
     documentation = not article and looks_like_documentation(html)
@@ -198,40 +221,72 @@ def _extract(root: HtmlElement, html: str, url: str) -> ExtractedPage:
         _flatten_nested_code(root)
     region = declared_main(root, html) or (main_region(root) if documentation else [])
     manual = documentation and bool(region) and region[0] is not root.find("body")
-    if not documentation:  # before links become text in a declared region
-        drop_promotions(root)
+    fired: list[str] = []
+    if manual and not layers.manual:
+        manual = False
+    elif manual:
+        fired.append("manual")
+    # the body's text before trafilatura reads it, to see how much of it a reading kept
+    page_chars = len(root.text_content()) if not manual else 0
+    if not documentation and layers.promotions and drop_promotions(root):  # before links become text
+        fired.append("promotions")
     if manual:  # a manual's main region is read whole (.manual), not judged block by block
         text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
     else:
         for main in region:
             unlink(main)
-        body = _trafilatura(root, url, fast=True)
-        add_split_parts(root, body)
+        thread = layers.thread_replies and (not article or declares_thread(html))
+        body, comments = _trafilatura(root, url, fast=True, comments=thread)
+        if layers.second_opinion and _short_reading(_text_chars(body), page_chars):
+            # a short reading: trafilatura's comparison with readability and jusText (skipped
+            # in fast mode) often finds the rest (a Q&A page's answers, a product's details)
+            slow, slow_comments = _trafilatura(root, url, fast=False, comments=thread)
+            if _text_chars(slow) > _text_chars(body):
+                body, comments = slow, slow_comments
+                fired.append("second_opinion")
+        replies = replies_text(comments) if thread else ""
+        if replies and is_thread(
+            declared=declares_thread(html),
+            article=article,
+            main_chars=_text_chars(body),
+            replies_chars=len(replies),
+        ):
+            fired.append("thread_replies")
+            if body is None:
+                body = comments
+            else:
+                body.extend(list(comments))
+        if layers.continuation and add_split_parts(root, body):
+            fired.append("continuation")
         text = render_markdown(body, codes)
     kept = len(codes.found_in(text))
     if kept < len(codes.blocks) and not manual:
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
-        second_text = render_markdown(_trafilatura(root, url, fast=False), codes)
+        second_text = render_markdown(_trafilatura(root, url, fast=False)[0], codes)
         if len(codes.found_in(second_text)) > kept:
             text = second_text
     text = restore_code_blocks(text, codes)
-    if len(text) < MIN_TEXT_CHARS and not (manual and text.strip()):
+    if len(text) < MIN_TEXT_CHARS and not (manual and text.strip()) and layers.whole_page:
         whole = restore_code_blocks(_whole_page_text(root), codes)
         if len(whole) > len(text):
             text = whole
-    if article:
-        text = _without_title_heading(text, title)
+            fired.append("whole_page")
+    if article and layers.title_heading:
+        headless = _without_title_heading(text, title)
+        if headless != text:
+            text = headless
+            fired.append("title_heading")
     whole_region = manual and bool(text.strip())
-    return ExtractedPage(title, published, text, whole_region=whole_region)
+    return ExtractedPage(title, published, text, whole_region=whole_region, fired=tuple(fired))
 
 
-def _extraction_options(*, fast: bool) -> Extractor:
+def _extraction_options(*, fast: bool, comments: bool) -> Extractor:
     return Extractor(
         output_format="xml",  # the tree only: its own text rendering is not used
         formatting=True,
         tables=True,
-        comments=False,
+        comments=comments,  # a thread's replies (.threads), set apart from the main text
         links=False,
         images=False,
         with_metadata=False,  # title and date come from .metadata, without trafilatura's other fields
@@ -242,21 +297,43 @@ def _extraction_options(*, fast: bool) -> Extractor:
     )
 
 
+# A fast reading shorter than this gets trafilatura's slower comparison with readability and
+# jusText too (WCXB dev, tuning part: forum, product and listing pages read short in fast mode).
+SECOND_OPINION_CHARS = 1500
+# …and so does one that kept less than this share of the page's text (a listing read as
+# one of its items: 2,000 of 33,000 characters)
+SECOND_OPINION_SHARE = 0.1
+
+
+def _short_reading(chars: int, page_chars: int) -> bool:
+    return chars < SECOND_OPINION_CHARS or chars < SECOND_OPINION_SHARE * page_chars
+
+
 # Built once: reading trafilatura's settings for every page cost half a millisecond.
-_OPTIONS = {fast: _extraction_options(fast=fast) for fast in (True, False)}
+_OPTIONS = {
+    (fast, comments): _extraction_options(fast=fast, comments=comments)
+    for fast in (True, False)
+    for comments in (True, False)
+}
 
 
-def _trafilatura(root: HtmlElement, url: str, *, fast: bool) -> Any:
-    """trafilatura's main-content tree of ``root``, or None when it trips over an odd tree."""
-    options = copy.copy(_OPTIONS[fast])
+def _trafilatura(root: HtmlElement, url: str, *, fast: bool, comments: bool = False) -> tuple[Any, Any]:
+    """trafilatura's main-content tree of ``root`` and its comments' tree (with ``comments``),
+    each None when absent or when trafilatura trips over an odd tree."""
+    options = copy.copy(_OPTIONS[fast, comments])
     options.url = options.source = url or None
     try:
         document = trafilatura.bare_extraction(root, url=url or None, options=options)
     except MemoryError:
         raise  # past the worker's memory ceiling: the page is too big, not oddly built
     except Exception:  # the whole-page fallback in _extract still reads such pages
-        return None
-    return getattr(document, "body", None)
+        return None, None
+    return getattr(document, "body", None), getattr(document, "commentsbody", None)
+
+
+def _text_chars(tree: Any) -> int:
+    """Characters of a trafilatura tree's text, spaces collapsed (0 for None)."""
+    return 0 if tree is None else len(" ".join("".join(tree.itertext()).split()))
 
 
 def _without_title_heading(text: str, title: str | None) -> str:
@@ -288,6 +365,11 @@ _UNSEEN = ("style", "svg", "template")
 _NEVER_ARTICLE = ("nav", "footer", "aside", "iframe", "button", "select", "noscript")
 
 
+_HOLDS_MAIN = etree.XPath(
+    "//*[self::nav or self::footer or self::aside][.//main or .//article or .//*[@role='main']]"
+)
+
+
 def _drop_unseen(root: HtmlElement, *, documentation: bool) -> None:
     """Remove what no reader sees as the page's text, before trafilatura copies the tree:
     scripts (JSON-LD aside, where its fallback looks for an article body), styles, vector
@@ -295,6 +377,12 @@ def _drop_unseen(root: HtmlElement, *, documentation: bool) -> None:
     for script in root.iter("script"):
         if (script.get("type") or "").strip().lower() != "application/ld+json":
             script.tag = "llmweb-unseen"
+    if not documentation:
+        # an unclosed <aside> or <nav> swallows the rest of the page as the parser reads it
+        # (a banner's aside held a whole blog post): one holding the page's <main> or
+        # <article> is not chrome
+        for el in _HOLDS_MAIN(root):
+            el.tag = "div"
     etree.strip_elements(
         root, "llmweb-unseen", *_UNSEEN, *(() if documentation else _NEVER_ARTICLE), with_tail=False
     )

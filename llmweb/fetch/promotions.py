@@ -47,7 +47,9 @@ _MAX_CALL_CHARS = 250
 _BLOCKS = etree.XPath("//p|//li|//h2|//h3|//h4|//h5|//h6|//strong|//div[not(*)]")
 
 
-def drop_promotions(root: HtmlElement) -> None:
+def drop_promotions(root: HtmlElement) -> int:
+    """Remove the promotions of the module's docstring from ``root``; how many blocks went."""
+    dropped = 0
     for element in _BLOCKS(root):
         raw = element.text_content()
         if len(raw) > 2 * _MAX_LINE_CHARS or element.getparent() is None:
@@ -56,6 +58,7 @@ def drop_promotions(root: HtmlElement) -> None:
         if element.tag in ("p", "div"):
             if len(text) <= _MAX_CALL_CHARS and _CALL.search(text):
                 element.drop_tree()
+                dropped += 1
                 continue
             if element.tag == "div":
                 continue
@@ -63,6 +66,7 @@ def drop_promotions(root: HtmlElement) -> None:
             continue
         if _linked_share(element) > _MOSTLY_LINKS:
             element.drop_tree()
+            dropped += 1
         elif len(text) <= _MAX_LABEL_CHARS:
             following = element.getnext()
             if (
@@ -72,6 +76,8 @@ def drop_promotions(root: HtmlElement) -> None:
             ):
                 following.drop_tree()
                 element.drop_tree()
+                dropped += 2
+    return dropped
 
 
 def _linked_share(element: HtmlElement) -> float:

@@ -70,7 +70,10 @@ def judge(
         and _subject_share(title, recovered) >= _ON_SUBJECT
     )
     if len(real) >= MIN_TEXT_CHARS and not dwarfed and not off_subject:
-        fill = [b for b in new if b.declared and _fills(b, title)]
+        # only the sentences the page does not show: an article's body in its JSON-LD is one
+        # line, kept whole beside the rendered body whenever part of it was not shown
+        unshown = [replace(b, text=_unshown(b.text, in_visible)) for b in new if b.declared]
+        fill = [b for b in unshown if _fills(b, title)]
         if not fill:
             return Verdict("visible", visible)
         text = "\n\n".join([visible, *(b.text for b in fill)])
@@ -85,6 +88,10 @@ def judge(
         text = "\n\n".join(t for t in (own, recovered) if t)
         return Verdict("embedded", text, tuple(dict.fromkeys(b.source for b in given)))
     if not has_scripts:
+        if len(visible) >= _OWN_TEXT_CHARS:
+            # a long visible text is the page's own even when its paragraphs read like
+            # furniture (a blog post about logins and privacy): never a description or a refusal
+            return Verdict("visible", visible)
         if description and not real:
             return Verdict("description", description)
         if real:
@@ -124,6 +131,21 @@ def _fills(block: Block, title: str | None) -> bool:
     if _ARTICLE.search(block.source):
         return len(body) >= _ARTICLE_FILL_MIN_CHARS
     return len(body) >= _FILL_MIN_CHARS
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _unshown(text: str, seen: str) -> str:
+    """``text`` (its first line, the "Type: name" heading, kept) less the sentences ``seen``
+    (a text through _normal) holds, line by line."""
+    head, *lines = text.split("\n")
+    kept = []
+    for line in lines:
+        sentences = [s for s in _SENTENCE_END.split(line) if s.strip() and _normal(s) not in seen]
+        if sentences or not line.strip():
+            kept.append(" ".join(sentences))
+    return "\n".join([head, *kept]).strip()
 
 
 def _missing_from(text: str, seen: str) -> str:

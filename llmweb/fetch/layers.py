@@ -1,0 +1,36 @@
+"""Which of web_fetch's layers above trafilatura run, as data: a switch for each. Pure.
+
+:func:`llmweb.fetch.extract.read_html_page` takes a :class:`Layers` (default: all on) and
+reports in ``ExtractedPage.fired`` the layers that changed its answer, so the bench
+(bench/wcxb.py) can score each layer on the pages where it fires, with and without it,
+without patching the code it measures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class Layers:
+    manual: bool = True  # a documentation page's main region read whole (.manual)
+    promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
+    second_opinion: bool = True  # trafilatura's slow comparison when its fast reading is short
+    thread_replies: bool = True  # a forum's or Q&A page's replies joined to its first post (.threads)
+    continuation: bool = True  # an article body split over containers joined (.continuation)
+    whole_page: bool = True  # every visible line when the extraction is shorter than MIN_TEXT_CHARS
+    title_heading: bool = True  # an article's first heading dropped when it repeats the title
+    fill: bool = True  # the visible text filled in from embedded data (.shell "visible" + sources)
+    embedded: bool = True  # the visible text replaced by embedded data (.shell "embedded")
+    description: bool = True  # the page answered with its meta description (.shell "description")
+    furniture: bool = True  # NoReadableText for a page of site furniture only (.shell "chrome")
+    javascript: bool = True  # NeedsJavaScript for a shell scripts fill in (.shell "shell"/"chrome")
+
+
+ALL_LAYERS = Layers()
+LAYER_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Layers))
+
+
+def without(name: str) -> Layers:
+    """Every layer on but ``name``."""
+    return replace(ALL_LAYERS, **{name: False})

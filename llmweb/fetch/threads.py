@@ -1,0 +1,39 @@
+"""The replies of a discussion: forum threads, Q&A pages, comment threads. Pure.
+
+trafilatura reads a page's main text from one container and sets a thread's replies apart
+as comments: on a forum or a Q&A page that left only the first post (a question without
+its answers), and the answers are what a model is sent there for. A page is read as a
+thread, its comments joined to the main text in page order, when it says it is one:
+
+- schema.org data (JSON-LD or microdata) declaring a discussion, a Q&A page or its answers
+  (``DiscussionForumPosting``, ``QAPage``, ``Answer``, ``Comment`` …); or
+- it does not call itself an article (an article's comments are not its text: the article
+  benchmarks leave them out) and its replies are at least as long as its first post.
+
+WCXB's dev split measures it (bench/wcxb.py, forum pages).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+_THREAD_TYPES = re.compile(r"""["'/](?:DiscussionForumPosting|QAPage|SocialMediaPosting|Question|Answer)\b""")
+
+
+def declares_thread(html: str) -> bool:
+    """Whether the page's structured data declares a discussion or a Q&A page."""
+    return bool(_THREAD_TYPES.search(html))
+
+
+def is_thread(*, declared: bool, article: bool, main_chars: int, replies_chars: int) -> bool:
+    """Whether the replies trafilatura set apart as comments belong to the page's text."""
+    if not replies_chars:
+        return False
+    return declared or (not article and replies_chars >= main_chars)
+
+
+def replies_text(comments: HtmlElement | None) -> str:
+    """Characters of the comments' text, to weigh them against the main text."""
+    return "" if comments is None else " ".join("".join(comments.itertext()).split())

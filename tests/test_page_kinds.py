@@ -1,0 +1,277 @@
+"""Every kind of page web_fetch is sent to: threads, products, listings, services, and the
+verdicts above trafilatura on them (issue 22). Pure.
+
+Each page is small but shaped like its kind on the web (the bench part wcxb scores the real
+ones, WCXB's dev split, per page type).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from llmweb.errors import NeedsJavaScript
+from llmweb.fetch.extract import read_html_page
+
+
+def page(body: str, head: str = "", title: str = "Example") -> str:
+    return f"<!DOCTYPE html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+
+
+def json_ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+NAV = (
+    '<nav><ul><li><a href="/">Home</a></li><li><a href="/shop">Shop</a></li>'
+    '<li><a href="/about">About us</a></li><li><a href="/contact">Contact</a></li></ul></nav>'
+)
+FOOTER = "<footer><p>© 2025 Example Ltd. All rights reserved. Terms of use · Privacy policy</p></footer>"
+
+# --- forum threads and Q&A ---------------------------------------------------------------
+
+POSTS = [
+    ("b.scherer", "Sun Dec 17, 2023 11:23 am",
+     "I just got my new board and I wanted to disable all of its status lights. I followed some tutorials "
+     "written for the previous model, but they are not working. Do you maybe know why they are not working?"),
+    ("jahboater", "Wed Dec 27, 2023 10:00 am",
+     "This works on the new model to turn off the bright power and activity lights: set the trigger to "
+     "default-on and the active-low flag to off for both of them. The old ethernet setting fails, though."),
+    ("sgbeal", "Wed Dec 27, 2023 11:04 am",
+     "For what it is worth, I lay a bandana over my board and the USB drives for that reason and it works "
+     "quite well. I was not aware that the lights can be turned off until seeing this thread."),
+    ("bensimmo", "Wed Dec 27, 2023 11:14 am",
+     "Look in the firmware folder now: the configuration file moved there with the new release. I cannot "
+     "see anything specific to the new model for the ethernet lights in the overlays readme either."),
+]  # fmt: skip
+
+
+def forum_post(number: int, author: str, when: str, text: str) -> str:
+    return (
+        f'<div id="p{number}" class="post"><div class="inner"><dl class="postprofile"><dt>'
+        f'<a href="/u/{author}" class="username">{author}</a></dt><dd>Posts: {12 + number}</dd></dl>'
+        f'<div class="postbody"><p class="author">by <strong>{author}</strong> » {when}</p>'
+        f'<div class="content">{text}</div></div></div></div>'
+    )
+
+
+def test_a_forum_thread_gives_every_post_in_order() -> None:
+    posts = "".join(forum_post(i, *p) for i, p in enumerate(POSTS))
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{posts}</div>{FOOTER}'
+    text = read_html_page(
+        page(body, title="Turning off all status lights - Forums"), "https://f.example/t/1"
+    ).text
+    where = [text.index(post[:60]) for _, _, post in POSTS]
+    assert where == sorted(where)
+
+
+QUESTION = (
+    "I am starting a catering service for my cooking. The events will be for about forty people and the "
+    "menu is curry with rice, fried chicken and a green salad. How should I prepare the day before?"
+)
+ANSWERS = [
+    ("Jolenealaska", "Cook the curry the day before: like most stews it tastes better after a night in the "
+     "fridge, and reheating a big pot is easy. Fry the chicken on the day, in batches."),
+    ("SAJ14SAJ", "Make a written timeline that works backwards from the serving time, and do a full test run "
+     "at home for a smaller group. Rent a second rice cooker rather than cooking rice in batches."),
+    ("Catija", "Check with your local health department before the first event: many places require a "
+     "licensed kitchen for catering, and the rules for holding hot food are strict."),
+]  # fmt: skip
+
+
+def test_a_qa_page_gives_the_question_and_every_answer() -> None:
+    answers = "".join(
+        f'<div class="answer" itemscope itemtype="https://schema.org/Answer"><div class="s-prose" '
+        f'itemprop="text"><p>{text}</p></div><div class="user-details"><a href="/u/{author}">{author}</a>'
+        "</div></div>"
+        for author, text in ANSWERS
+    )
+    body = (
+        '<div itemscope itemtype="https://schema.org/QAPage"><div itemscope itemtype="https://schema.org/Question">'
+        f'<h1 itemprop="name">Catering event: how should I prepare?</h1><div id="question"><p>{QUESTION}</p>'
+        f'</div><div id="answers"><h2>3 Answers</h2>{answers}</div></div></div>{FOOTER}'
+    )
+    text = read_html_page(page(body), "https://cooking.example/questions/1").text
+    assert all(answer[:50] in text for _, answer in ANSWERS)
+
+
+# --- products, listings, services ----------------------------------------------------------
+
+
+def test_a_product_page_gives_its_name_price_and_specifications() -> None:
+    body = (
+        f"{NAV}<main><h1>Trail Runner 4 waterproof running shoe</h1><p class='price'>€129.95</p>"
+        "<p>A light trail shoe with a waterproof membrane and a grippy outsole for wet rocks and mud, "
+        "cushioned for long days in the hills and stable on rough descents.</p><h2>Specifications</h2>"
+        "<table><tr><th>Weight</th><td>310 g</td></tr><tr><th>Drop</th><td>6 mm</td></tr>"
+        "<tr><th>Membrane</th><td>three-layer waterproof</td></tr></table></main>"
+        f"<aside><h3>Filter</h3><ul><li><a href='?size=42'>Size 42</a></li></ul></aside>{FOOTER}"
+    )
+    text = read_html_page(page(body, title="Trail Runner 4 | Example Shop"), "https://shop.example/p/4").text
+    assert all(
+        fact in text for fact in ("Trail Runner 4", "€129.95", "310 g", "6 mm", "three-layer waterproof")
+    )
+
+
+def test_a_listing_gives_each_item_on_a_line_of_its_own() -> None:
+    items = [
+        "Nowa Huta branch library",
+        "Podgórze reading room",
+        "Bronowice maker space",
+        "Kazimierz archive",
+    ]
+    cards = "".join(
+        f'<li class="card"><h3><a href="/places/{i}">{name}</a></h3><p>Open Monday to Saturday, '
+        f"with study rooms that students can book online and a children's corner.</p></li>"
+        for i, name in enumerate(items)
+    )
+    body = f"{NAV}<main><h1>Libraries in the city</h1><ul class='results'>{cards}</ul></main>{FOOTER}"
+    text = read_html_page(page(body, title="Libraries in the city"), "https://city.example/libraries").text
+    lines = text.split("\n")
+    assert all(
+        any(name in line and not any(o in line for o in items if o != name) for line in lines)
+        for name in items
+    )
+
+
+def test_a_service_page_keeps_its_feature_and_pricing_blocks() -> None:
+    plans = "".join(
+        f'<div class="plan"><h3>{name}</h3><p class="price">{price} per month</p><ul>'
+        + "".join(f"<li>{feature}</li>" for feature in features)
+        + "</ul></div>"
+        for name, price, features in (
+            ("Starter", "$9", ("5 projects", "Email support")),
+            ("Team", "$29", ("50 projects", "Priority support", "Single sign-on")),
+        )
+    )
+    body = (
+        f"{NAV}<main><h1>Hosted backups for small teams</h1><p>Nightly encrypted backups of your servers "
+        "and databases, kept for ninety days in two regions, restored with one command when something "
+        f"breaks.</p><h2>Pricing</h2>{plans}</main>{FOOTER}"
+    )
+    text = read_html_page(page(body, title="Pricing | Example Backup"), "https://backup.example/pricing").text
+    assert all(
+        fact in text
+        for fact in ("Nightly encrypted backups", "$9 per month", "$29 per month", "Single sign-on")
+    )
+
+
+# --- verdicts that must not fire on real pages -----------------------------------------------
+
+# A help article about accounts: each step is a short line that names logins and passwords,
+# the words of site furniture, and together they are the page's whole text.
+HELP_STEPS = [
+    "Open the sign in page and choose Forgot your password below the log in button.",
+    "Enter the email address you used to create an account, then check your inbox for our message.",
+    "The message holds a link to reset your password; it works for thirty minutes, then sign in again.",
+    "Choose a new password of at least twelve characters and sign in again with it on every device.",
+    "If no message arrives, look in the spam folder, then ask us to send it again from the log in page.",
+    "Still cannot sign in? Your account may be locked after five wrong passwords: wait an hour and retry.",
+    "Accounts made with a school or company login are reset by that organisation, not on this page.",
+    "After a reset we sign you out everywhere, so log in again on your phone, tablet and computer.",
+    "To stop others from getting in, turn on two-step sign in from the privacy and security settings.",
+    "Write down the backup codes we show when you turn it on: each lets you log in once without your phone.",
+    "Lost the codes and the phone? Contact support from the sign in page and prove the account is yours.",
+    "We never ask for your password by email, phone or chat, only on the log in page of this site.",
+    "Shared computers: always log out when you are done, and do not let the browser save your password.",
+    "Password managers can create and remember a strong password for each site you register on.",
+    "Changing your email address? Sign in and do it from the account page, so resets reach the new one.",
+    "For children's accounts, a parent can reset the password from the family page after they log in.",
+    "Signed up with a phone number instead? Choose Forgot your password and we send the code by text.",
+    "Codes sent by text expire after ten minutes; ask for a new one on the sign in page if yours did.",
+    "Travelling abroad? Sign in once from a known device first, or we may ask you to confirm it is you.",
+    "Business plans can require sign in through their own identity provider from the admin settings.",
+    "Questions about how we keep login data are answered in our privacy notice and the security page.",
+]
+
+
+def help_article(head: str) -> str:
+    steps = "".join(f"<p>{step}</p>" for step in HELP_STEPS)
+    return page(f"<h1>Reset your password</h1><div>{steps}</div>", head=head, title="Reset your password")
+
+
+def test_a_long_page_is_not_answered_with_its_short_meta_description() -> None:
+    head = '<meta name="description" content="How to reset your password.">'
+    text = read_html_page(help_article(head), "https://help.example/reset").text
+    assert HELP_STEPS[5] in text
+
+
+def test_a_long_page_whose_lines_name_logins_is_not_refused_as_site_furniture() -> None:
+    text = read_html_page(help_article(""), "https://help.example/reset").text
+    assert HELP_STEPS[9] in text
+
+
+ARTICLE_PARAGRAPHS = [
+    "The city opened three libraries on Monday, in Nowa Huta, Podgórze and Bronowice, the first new "
+    "branches in twenty years and the largest public building programme since the tram extension.",
+    "Each has a reading room, a maker space with 3D printers and study rooms that students can book "
+    "online; the Bronowice branch also keeps a collection of board games that members can borrow.",
+    "The libraries cost 48 million złoty together, two thirds of it from the European regional fund, "
+    "and were designed by three local studios chosen in an open competition held two years ago.",
+    "Opening hours run from nine in the morning until eight in the evening on weekdays, and until "
+    "four on Saturdays, when the children's rooms hold readings and workshops for families.",
+    "The mayor said the next two branches, in Prokocim and Krowodrza, would open before the end of "
+    "the following year, once the land for both had been bought back from the state railway company.",
+    "Librarians from the closed Old Town branch moved to the new buildings, and its books were shared "
+    "between them; the old building will become a reading garden run by the neighbourhood council.",
+    "Readers can return books to any of the five branches, and a van takes them back to the one they "
+    "came from twice a week; reservations made online wait at the chosen branch for seven days.",
+    "The city also plans a mobile library for the villages joined to it last year, a bus fitted with "
+    "shelves for three thousand books that will stop in each village square once a fortnight.",
+    "Membership stays free for residents, students and pensioners, while visitors pay a small yearly "
+    "fee; the card also opens the city's museums on the first Sunday of every month at no charge.",
+    "A survey last spring found that one resident in three had not visited a library in five years, "
+    "and the city hopes that the new branches, close to schools and tram stops, will change that.",
+]
+
+
+def test_an_articles_json_ld_body_is_not_appended_when_the_page_shows_it() -> None:
+    shown = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS[:4])  # the rest behind "read more"
+    data = {
+        "@context": "https://schema.org",
+        "@type": "NewsArticle",
+        "headline": "City opens three new libraries",
+        "articleBody": " ".join(ARTICLE_PARAGRAPHS),
+    }
+    html = page(
+        f"<article><h1>City opens three new libraries</h1>{shown}</article>",
+        head=json_ld(data),
+        title="City opens three new libraries",
+    )
+    text = read_html_page(html, "https://news.example/libraries").text
+    assert text.count("The city opened three libraries on Monday") == 1
+
+
+def test_an_articles_json_ld_body_still_gives_what_the_page_does_not_show() -> None:
+    shown = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS[:4])
+    data = {
+        "@context": "https://schema.org",
+        "@type": "NewsArticle",
+        "headline": "City opens three new libraries",
+        "articleBody": " ".join(ARTICLE_PARAGRAPHS),
+    }
+    html = page(
+        f"<article><h1>City opens three new libraries</h1>{shown}</article>",
+        head=json_ld(data),
+        title="City opens three new libraries",
+    )
+    text = read_html_page(html, "https://news.example/libraries").text
+    assert "reading garden run by the neighbourhood council" in text
+
+
+def test_a_next_js_page_of_only_configuration_and_feature_flags_is_refused() -> None:
+    config = {
+        "props": {"pageProps": {}},
+        "runtimeConfig": {
+            "theme": {"fontStack": "Inter, system-ui, sans-serif", "palette": {"primary": "#0a58ca"}},
+            "featureFlags": {"newCheckout": True, "abAllocation": {"variantA": 0.5, "variantB": 0.5}},
+            "environment": "staging",
+        },
+        "page": "/[slug]",
+        "buildId": "b1c2d3",
+    }
+    head = '<script src="/_next/static/chunks/main-3f2a.js" defer></script>'
+    body = f'<div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{json.dumps(config)}</script>'
+    with pytest.raises(NeedsJavaScript):
+        read_html_page(page(body, head=head), "https://app.example/pricing")
