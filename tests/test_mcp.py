@@ -238,6 +238,18 @@ def test_a_bind_on_every_ipv6_address_without_allowed_names_is_refused() -> None
     assert bind_refusal("::", []) is not None
 
 
+@pytest.mark.parametrize(
+    "host", ["0", "0.0", "0x0", "000.000.000.000", "0000", "[::]", "::0", "0:0:0:0:0:0:0:0", ""]
+)
+def test_every_spelling_of_every_address_without_allowed_names_is_refused(host: str) -> None:
+    assert bind_refusal(host, []) is not None
+
+
+@pytest.mark.parametrize("host", ["127.1", "0x7f.1", "0177.0.0.1", "2130706433", "localhost"])
+def test_every_spelling_of_a_loopback_address_warns_of_nothing(host: str) -> None:
+    assert beyond_loopback_warning(host, 8765, []) is None
+
+
 def test_a_bind_on_every_address_with_an_allowed_name_is_served() -> None:
     assert bind_refusal("0.0.0.0", ["pc.lan"]) is None
 
