@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import logging
 import socket
 import sys
 from collections.abc import Sequence
@@ -33,9 +34,10 @@ from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 from llmweb import config, exits
+from llmweb.encodable import encodable_text
 from llmweb.fetch.addresses import Address, parse_address
 from llmweb.prompt import SYSTEM_PROMPT
-from llmweb.tools import answer_tool_call, tool_definitions
+from llmweb.tools import ToolAnswer, answer_tool_call, tool_definitions
 
 # The SDK is the mcp extra, and costs half a second to import: it is imported only to serve,
 # so the llmweb command's other subcommands start without it.
@@ -94,8 +96,14 @@ def build_server(*, searxng_url: str | None = None, allow: str | None = None) ->
         call = functools.partial(
             answer_tool_call, params.name, params.arguments, searxng_url=searxng_url, allow=allow
         )
-        answer = await anyio.to_thread.run_sync(call)
-        return CallToolResult(content=[TextContent(type="text", text=answer.text)], is_error=answer.is_error)
+        try:
+            answer = await anyio.to_thread.run_sync(call)
+        except Exception as exc:  # a bug: the client still gets an answer, and the server serves on
+            logging.getLogger(__name__).exception("%s failed", params.name)  # stderr, for the admin
+            answer = ToolAnswer(failure_text(params.name, exc), is_error=True)
+        # text the stdout writer cannot encode would end the server, not only this call
+        text = encodable_text(answer.text)
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=answer.is_error)
 
     return Server(
         "llmweb",
@@ -104,6 +112,15 @@ def build_server(*, searxng_url: str | None = None, allow: str | None = None) ->
         instructions=SYSTEM_PROMPT,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+    )
+
+
+def failure_text(tool: str, exc: Exception) -> str:
+    """What a client reads when a tool failed by a bug rather than an LlmwebError: named by the
+    exception's type only, as its text may quote a page."""
+    return (
+        f"Error: llmweb failed while running {tool} ({type(exc).__name__}). This is a bug of llmweb, not "
+        "of the call: try again, or another source; the admin may report it with the server's log."
     )
 
 
