@@ -127,6 +127,14 @@ EMBEDDED_SECONDS = 4.0
 """Time the embedded data may take before reading stops with what was found: the fetch's
 20-second deadline must still leave room for the visible text."""
 
+MAX_TITLE_CHARS = 300
+"""A page's title as a result carries it and an answer shows it beside the window: the longest
+title in the article benchmark's pages is under 200 characters; a page can make it megabytes."""
+
+MAX_SHOWN_FIELD_CHARS = 500
+"""Any other short thing a page chose that an answer shows beside the window, each: a note
+quoting the page, a heading in a passage's place, a JavaScript shell's description."""
+
 MAX_CHARS = 5000
 """Default window size, as the MCP reference fetch server returns."""
 

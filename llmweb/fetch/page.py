@@ -41,7 +41,7 @@ from llmweb.fetch.content import (
 from llmweb.fetch.extract import challenge_message
 from llmweb.fetch.focus import Passage, focus_text
 from llmweb.fetch.rewrite import check_fetch_url, rewrite_for_text
-from llmweb.fetch.window import check_window, cut_window
+from llmweb.fetch.window import check_window, clip, cut_window
 from llmweb.fetch.workload import measure_html
 
 
@@ -181,7 +181,7 @@ def web_fetch(
         requested_url=requested,
         rewritten=rewrite is not None,
         redirected=fetched.redirects > 0,
-        title=page.title,
+        title=clip(page.title, limits.MAX_TITLE_CHARS) if page.title else None,
         published=page.published,
         content_type=page.content_type,
         text="",
@@ -189,7 +189,7 @@ def web_fetch(
         total_chars=len(text),
         next_start=None,
         compressed=compressed,
-        notes=tuple(notes),
+        notes=tuple(clip(note, limits.MAX_SHOWN_FIELD_CHARS) for note in notes),
         query=request.query,
     )
     if request.query is not None:
