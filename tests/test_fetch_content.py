@@ -88,7 +88,9 @@ def test_pdf_magic_at_the_start_after_a_bom_or_whitespace_is_a_pdf(lead: bytes) 
 
 @pytest.mark.parametrize("declared", ["text/html", ""])
 def test_an_html_page_that_mentions_the_pdf_magic_early_is_html(declared: str) -> None:
-    page = b"<!doctype html><html><head><title>PDF files start with %PDF-1.7</title></head><body>x</body></html>"
+    page = (
+        b"<!doctype html><html><head><title>PDF files start with %PDF-1.7</title></head><body>x</body></html>"
+    )
     assert sniff_media_type(page, declared) == "text/html"
 
 
