@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, cast
 
-from lxml import etree
+from lxml.html import HtmlElement
 
 from llmweb.errors import TooLarge
 from llmweb.fetch import limits, worker
@@ -118,7 +118,7 @@ _LIGHTER = (
 )
 
 
-def measure_tree(root: etree._Element) -> HtmlWorkload:
+def measure_tree(root: HtmlElement) -> HtmlWorkload:
     """Counts of the elements that drive extraction cost, exactly as the parser built them."""
 
     def count(path: str) -> int:
@@ -148,7 +148,7 @@ _CAPS: tuple[tuple[str, int, str, str], ...] = (
 )  # fmt: skip
 
 
-def check_tree_workload(root: etree._Element, url: str) -> HtmlWorkload:
+def check_tree_workload(root: HtmlElement, url: str) -> HtmlWorkload:
     """After parsing, before extraction: the tree's counts (which the worker reports), or
     TooLarge naming the first one past its cap and what to do instead."""
     work = measure_tree(root)
