@@ -4,8 +4,9 @@ Extraction cost grows with the number of elements, not bytes: 4.8 MB of ``<td>x`
 table cells (trafilatura took 37 s and 1.6 GB), while a 5 MB article of long paragraphs
 extracts in 2 s. libxml2's parse is cheap next to it (about 1 µs and 300 bytes an element),
 so the caps of :mod:`.limits` are kept in two steps: in the text, an over-estimate that no
-markup can walk around bounds what the parse may build (:func:`check_html_workload`); in
-the tree, the exact counts of what it built are held to the caps before trafilatura sees
+markup can walk around bounds what the parse may build, and start tags counted outside
+scripts and comments refuse the plain cases without a parse (:func:`check_html_workload`);
+in the tree, the exact counts of what it built are held to the caps before trafilatura sees
 it (:func:`check_tree_workload`), and the error names what the page has too much of. Each
 step tells the worker's caller what it counted (:func:`.worker.report`), so a page the
 deadline or the memory ceiling stopped is described without counting it again.
@@ -48,9 +49,9 @@ class HtmlWorkload(NamedTuple):
 # bounds that cannot under-count: every "<" followed by an ASCII letter may open an element,
 # and libxml2 adds at most html, head and body to those (an end tag such as </p> builds
 # nothing), so their number bounds the tree, wherever they stand, in a script, a comment or
-# an attribute value. Reading markup as libxml2 does (where a comment or a script ends) was
-# tried and walked around: a page the counter read differently hid 900,000 table cells.
-# After parsing, in the tree, the exact counts the caps below are about.
+# an attribute value. A count that reads markup as libxml2 might (where a comment or a script
+# ends) refuses most hostile pages early, but was walked around as the only check: a page it
+# read differently hid 900,000 table cells. After parsing, the tree's exact counts decide.
 _TAG_OPEN = re.compile(r"<[a-zA-Z]")
 # A start tag with more than MAX_ATTRIBUTES attributes, each matched whole (an atomic group,
 # so a tag that falls short fails without backtracking through its attributes; the name is
@@ -72,8 +73,9 @@ def count_possible_elements(html: str) -> int:
 
 def check_html_workload(html: str, url: str) -> int:
     """Before parsing: TooLarge for a page whose parse alone would cost too much (more possible
-    elements than MAX_PARSED_TAGS, or an element with more than MAX_ATTRIBUTES attributes);
-    else how many elements it may hold at most, which the worker reports."""
+    elements than MAX_PARSED_TAGS, or an element with more than MAX_ATTRIBUTES attributes), or
+    whose start tags outside scripts and comments are already past a cap; else how many
+    elements it may hold at most, which the worker reports."""
     if _CROWDED.search(html):
         raise TooLarge(
             f"{url} has an element with more than {limits.MAX_ATTRIBUTES:,} attributes, which no real page needs "
@@ -82,6 +84,17 @@ def check_html_workload(html: str, url: str) -> int:
         )
     possible = count_possible_elements(html)
     worker.report(f"at most {possible:,} HTML elements")
+    # The plain cases in milliseconds, without a parse: start tags of each kind outside what
+    # looks like a script, a style or a comment. This count can fall short (markup it reads
+    # differently from libxml2), never the bound above nor the tree's count after parsing.
+    markup = _RAW_TEXT.sub(" ", html)
+    for field, cap, name, instead in _CAPS:
+        tags = _count(_START_TAGS[field], markup)
+        if tags > cap:
+            raise TooLarge(
+                f"{url} has about {tags:,} {name}, more than llmweb extracts ({cap:,}). {instead}", url
+            )
+    del markup
     if possible > limits.MAX_PARSED_TAGS:
         # refused whatever they are; named, when one kind is past its cap, with what to do instead
         for field, cap, name, instead in _CAPS:
@@ -98,8 +111,7 @@ def check_html_workload(html: str, url: str) -> int:
     return possible
 
 
-# Start tags of each kind a cap is about, in the text (scripts and comments too), to name what
-# a page refused before parsing has too much of; a tag name ends at a space, "/" or ">".
+# Start tags of each kind a cap is about; a tag name ends at a space, "/" or ">".
 _END = r"[\s\x00-\x1f/>]"
 _START_TAGS = {
     field: re.compile(pattern, re.IGNORECASE | re.ASCII)
@@ -112,6 +124,15 @@ _START_TAGS = {
     )
 }
 
+
+# Scripts, styles and comments, to their end or, unclosed, to the end of the page. Each match
+# consumes what it scanned, so the pass stays linear even for a page of unclosed <script>s;
+# written as runs of characters that cannot start an end (an unrolled loop), not a lazy ".*?".
+_RAW_TEXT = re.compile(
+    r"<!--[^-]*(?:-(?!->)[^-]*)*(?:-->)?"
+    r"|<(script|style|textarea)\b[^<]*(?:<(?!/\1)[^<]*)*(?:</\1)?",
+    re.IGNORECASE | re.ASCII,
+)
 
 _LIGHTER = (
     "Look for a lighter version of it: a single section or chapter, a print or text version, or the raw file."
