@@ -124,6 +124,27 @@ def attribute_page(attributes: int) -> bytes:
     return b"<!doctype html><html><body><p" + names + b">Text.</p></body></html>"
 
 
+def hidden_behind(opening: bytes, page: bytes) -> bytes:
+    """``page`` with ``opening`` just after its <body>: markup the text counter once read
+    differently from libxml2 (a comment that ends at once, a tag named like a script), so it
+    counted nothing after it while the parser built all of it."""
+    return page.replace(b"<body>", b"<body>" + opening, 1)
+
+
+def glued_tags_page(tags: int) -> bytes:
+    """``tags`` "<a" without a space between them (5 MB for 2.5 million): the attribute check
+    once read it as one tag name from every "<", quadratic, in the worker and again in the
+    caller, which counted the page itself to describe it after the worker was stopped."""
+    return b"<!doctype html><html><body>" + b"<a" * tags + b"</body></html>"
+
+
+def huge_title_page(title_bytes: int) -> bytes:
+    """An article whose <title> is ``title_bytes``: the title once came with every window of
+    the page, whatever max_chars asked for."""
+    words = b"Ogromny tytul strony " * (title_bytes // 21)
+    return article(0).replace(b"<title>Strona 0</title>", b"<title>" + words + b"</title>", 1)
+
+
 SHELL_HEAD = b'<!doctype html><html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div>'
 
 
@@ -336,6 +357,29 @@ def hostile_bodies() -> list[Hostile]:
             many_blocks_page(400, 1_000_000),
             (),
         ),
+        # issue 23: the counts walked around, the caller's own count, the answer's size
+        Hostile(
+            "cells-hidden",
+            "900,000 table cells after `<!-->` (4.5 MB)",
+            "text/html",
+            hidden_behind(b"<!-->", table_page(900_000)),
+            (TooLarge,),
+        ),
+        Hostile(
+            "paragraphs-hidden",
+            "99,000 paragraphs after `<script-x>` (2.1 MB)",
+            "text/html",
+            hidden_behind(b"<script-x>", paragraph_page(99_000)),
+            (TooLarge,),
+        ),
+        Hostile(
+            "glued-tags",
+            "2.5 million `<a` without spaces (5 MB)",
+            "text/html",
+            glued_tags_page(2_450_000),
+            (TooLarge,),
+        ),
+        Hostile("huge-title", "4.7 MB <title>", "text/html", huge_title_page(4_700_000), ()),
         Hostile(
             "pdf",
             f"{len(pdf) / 1000:.0f} KB PDF, 50 pages sharing one 3.9 MB content stream",

@@ -199,8 +199,9 @@ class CaseResult:
     # from such a case is missing, never 0
     time_measured: bool = True
     memory_measured: bool = True
-    caller_cpu_seconds: float = 0.0  # the calling process's CPU during the calls
-    workers_cpu_seconds: float = 0.0  # the extraction workers' CPU during the calls
+    answer_chars: int = 0  # the rendered answer a model reads, for a result
+    cpu_seconds: float | None = None  # this process, the caller
+    workers_cpu_seconds: float | None = None  # its extraction workers, sampled
 
     def refused_by(self, refusals: tuple[str, ...] | None) -> bool:
         """Refused with one of ``refusals`` (by class or a class above it)."""
@@ -218,7 +219,16 @@ class CaseResult:
         return max((self.tree_peak_kib - self.tree_baseline_kib) / 1024, self.grown_mb)
 
     def outcome(self) -> str:
-        return f"text, {self.total_chars:,} characters" if self.ok else f"{self.error}: {self.message[:220]}"
+        if self.ok:
+            return f"text, {self.total_chars:,} characters; the answer shown, {self.answer_chars:,}"
+        return f"{self.error}: {self.message[:220]}"
+
+    def cpu(self) -> str:
+        """CPU seconds of the caller and of its workers, such as "0.4 s / 3.1 s"."""
+        if self.cpu_seconds is None:
+            return "not measured"
+        workers = "?" if self.workers_cpu_seconds is None else f"{self.workers_cpu_seconds:.1f} s"
+        return f"{self.cpu_seconds:.1f} s / {workers}"
 
 
 def run_case(base: str, case: Case) -> CaseResult:
@@ -327,10 +337,9 @@ def run(workdir: Path) -> PartResult:
             if got.memory_measured:
                 baseline = f"{got.tree_baseline_kib / 1024:.0f} MB"
                 grown, own = f"{got.tree_grown_mb:.1f} MB", f"{got.grown_mb:.1f} MB"
-                cpu = f"{got.caller_cpu_seconds:.1f} s / {got.workers_cpu_seconds:.1f} s"
             else:
-                baseline = grown = own = cpu = "not measured"
-            rows.append((case.label, timing, cpu, baseline, grown, own, got.outcome()))
+                baseline = grown = own = "not measured"
+            rows.append((case.label, timing, got.cpu(), baseline, grown, own, got.outcome()))
             part.say(f"{case.label}: {got.outcome()[:80]}, {timing}, +{got.tree_grown_mb:.1f} MB")
             if case in hostile_cases:
                 part.targets.append(_hostile_target(case, got))
@@ -366,7 +375,8 @@ def run(workdir: Path) -> PartResult:
         "`web_fetch(url)` with LLMWEB_FETCH_ALLOW=127.0.0.1. Peak memory = the peak resident size during the "
         "calls minus the resident size after the imports and one 4 KB warm-up fetch, for the whole process "
         "tree (this process and its extraction worker, summed every 10 ms) and, beside it, for this process "
-        f"alone (peak read as {methods or 'unknown'}). The bombs are sent with their Content-Encoding "
+        f"alone (peak read as {methods or 'unknown'}). CPU is this process's (the caller's) and its workers' "
+        "(read from /proc every 10 ms), over all the calls of a case. The bombs are sent with their Content-Encoding "
         "whatever the request asked (web_fetch asks for gzip and deflate only). The hostile bodies "
         "(bench/attacks.py) are small downloads that once took tens of seconds to minutes and hundreds of MB "
         f"to read; each must end within the {limits.TIMEOUT_SECONDS:g} s deadline (plus {STOP_SECONDS:g} s "
@@ -379,7 +389,7 @@ def run(workdir: Path) -> PartResult:
             (
                 "case",
                 "time",
-                "CPU: caller / workers",
+                "CPU, this process / workers",
                 "baseline RSS, tree",
                 "peak above baseline, tree",
                 "of it, this process",

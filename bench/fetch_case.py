@@ -1,8 +1,9 @@
 """One web_fetch case in a fresh process: ``python -m bench.fetch_case URL WARMUP_URL REPEAT``.
 
-Prints one JSON line: the outcome, the seconds per call, and resident memory at the
-baseline and its peak during the calls, twice: for this process alone and for its whole
-process tree (the extraction worker included). The baseline is taken after the imports and
+Prints one JSON line: the outcome (for a result, also the length of the answer a model
+reads, render_fetch's), the seconds per call, the CPU seconds of this process and of its
+workers, and resident memory at the baseline and its peak during the calls, twice: for this
+process alone and for its whole process tree (the extraction worker included). The baseline is taken after the imports and
 one small warm-up fetch, so modules that load on first use, and the warm worker, count in
 the baseline, not against the page.
 
@@ -28,7 +29,6 @@ import time
 SAMPLE_SECONDS = 0.01
 CHILDREN_EVERY = 10  # samples between two looks for new descendants
 PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def _status_kib(field: str) -> int | None:
@@ -80,14 +80,17 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int) -> float | None:
-    """The CPU time (user + system) ``pid`` has used, from /proc; None once it is gone."""
+    """User and system CPU time ``pid`` has used, None when it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
             fields = stat.read().rsplit(b")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
-    except (OSError, ValueError, IndexError):
+    except (OSError, IndexError):
         return None
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 def resident_kib(pid: int) -> int:
@@ -107,33 +110,32 @@ class TreeMemory:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self.peak = 0
-        # each descendant's CPU time when first seen and when last seen (a worker killed at the
-        # deadline keeps what was read of it up to 10 ms before)
+        # CPU seconds of each descendant, when first and last seen: a worker killed at the
+        # deadline keeps what it used until its last sample
         self._cpu_first: dict[int, float] = {}
         self._cpu_last: dict[int, float] = {}
-        self.sampler_cpu_seconds = 0.0
+
+    def descendants_cpu(self) -> float:
+        """CPU seconds the descendants (the extraction workers) used since start()."""
+        return sum(self._cpu_last[pid] - self._cpu_first[pid] for pid in self._cpu_last)
+
+    def _note_cpu(self, first: bool) -> None:
+        for pid in self._pids[1:]:
+            used = cpu_seconds(pid)
+            if used is None:
+                continue
+            self._cpu_first.setdefault(pid, used if first else 0.0)
+            self._cpu_last[pid] = used
 
     def now(self) -> int:
-        self._read_cpu()
         return sum(resident_kib(pid) for pid in self._pids)
 
     def start(self) -> int:
         self._pids = [os.getpid(), *descendants(os.getpid())]
+        self._note_cpu(first=True)
         self.peak = self.now()
         self._thread.start()
         return self.peak
-
-    def descendants_cpu_seconds(self) -> float:
-        """CPU the descendants (the extraction workers) used since start; a worker born after
-        start counts from 0."""
-        return sum(last - self._cpu_first.get(pid, 0.0) for pid, last in self._cpu_last.items())
-
-    def _read_cpu(self) -> None:
-        for pid in self._pids[1:]:
-            used = cpu_seconds(pid)
-            if used is not None:
-                self._cpu_first.setdefault(pid, used if not self._thread.is_alive() else 0.0)
-                self._cpu_last[pid] = used
 
     def stop(self) -> int:
         self._stop.set()
@@ -147,36 +149,39 @@ class TreeMemory:
             if count % CHILDREN_EVERY == 0:
                 self._pids = [os.getpid(), *descendants(os.getpid())]
             self.peak = max(self.peak, self.now())
-        self.sampler_cpu_seconds = time.thread_time()  # the sampling's own cost, not the caller's
+            self._note_cpu(first=False)
 
 
 def main() -> None:
     url, warmup, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
     from llmweb.errors import LlmwebError
     from llmweb.fetch import web_fetch
+    from llmweb.render import render_fetch
 
     web_fetch(warmup)
     resettable = reset_peak()
     baseline = current_kib(resettable)
     tree = TreeMemory()
     tree_baseline = tree.start() if tree.available else 0
-    cpu_before = os.times()
     seconds: list[float] = []
     outcome: dict[str, object] = {}
+    own_cpu = time.process_time()
     for _ in range(repeat):
         started = time.perf_counter()
         try:
             result = web_fetch(url)
-            outcome = {"ok": True, "total_chars": result.total_chars}
+            outcome = {
+                "ok": True,
+                "total_chars": result.total_chars,
+                "answer_chars": len(render_fetch(result)),
+            }
         except LlmwebError as exc:
             # every error class it is, so a case refused by "Timeout" accepts a FetchTimeout
             kinds = [k.__name__ for k in type(exc).__mro__ if issubclass(k, LlmwebError)]
             outcome = {"ok": False, "error": type(exc).__name__, "kinds": kinds, "message": str(exc)[:400]}
         seconds.append(time.perf_counter() - started)
+    own_cpu = time.process_time() - own_cpu
     tree_peak = tree.stop() if tree.available else 0
-    cpu_after = os.times()
-    caller_cpu = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
-    caller_cpu -= tree.sampler_cpu_seconds
     method = "VmHWM reset" if resettable else "ru_maxrss"
     print(
         json.dumps(
@@ -188,8 +193,8 @@ def main() -> None:
                 "tree_baseline_kib": tree_baseline,
                 "tree_peak_kib": tree_peak,
                 "method": method,
-                "caller_cpu_seconds": caller_cpu,
-                "workers_cpu_seconds": tree.descendants_cpu_seconds() if tree.available else 0.0,
+                "cpu_seconds": own_cpu,
+                "workers_cpu_seconds": tree.descendants_cpu() if tree.available else None,
             }
         )
     )

@@ -14,7 +14,9 @@ Over HTTP the server answers only requests whose Host (and Origin, when sent) na
 address it is bound to, on every bind: a web page can point a name of its own at a loopback
 address (DNS rebinding) and call the server from the household's browser, and its requests
 then carry that name. ``--allow-host`` adds names clients use (a LAN name,
-host.docker.internal); a bind on every address (0.0.0.0, ::) needs at least one.
+host.docker.internal); a bind on every address needs at least one, however it is spelled
+(0.0.0.0, 0, 0x0, ::, [::], or a name that resolves to one): the bind is judged by the
+addresses the socket layer reads from it.
 SearXNG's address comes from ``--searxng-url`` or LLMWEB_SEARXNG_URL, private hosts the
 fetcher may read from LLMWEB_FETCH_ALLOW.
 """
@@ -24,15 +26,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import ipaddress
+import logging
+import socket
 import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 from llmweb import config, exits
+from llmweb.encodable import encodable_text
+from llmweb.fetch.addresses import Address, parse_address
 from llmweb.prompt import SYSTEM_PROMPT
-from llmweb.tools import answer_tool_call, tool_definitions
+from llmweb.tools import ToolAnswer, answer_tool_call, tool_definitions
 
 # The SDK is the mcp extra, and costs half a second to import: it is imported only to serve,
 # so the llmweb command's other subcommands start without it.
@@ -91,8 +96,14 @@ def build_server(*, searxng_url: str | None = None, allow: str | None = None) ->
         call = functools.partial(
             answer_tool_call, params.name, params.arguments, searxng_url=searxng_url, allow=allow
         )
-        answer = await anyio.to_thread.run_sync(call)
-        return CallToolResult(content=[TextContent(type="text", text=answer.text)], is_error=answer.is_error)
+        try:
+            answer = await anyio.to_thread.run_sync(call)
+        except Exception as exc:  # a bug: the client still gets an answer, and the server serves on
+            logging.getLogger(__name__).exception("%s failed", params.name)  # stderr, for the admin
+            answer = ToolAnswer(failure_text(params.name, exc), is_error=True)
+        # text the stdout writer cannot encode would end the server, not only this call
+        text = encodable_text(answer.text)
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=answer.is_error)
 
     return Server(
         "llmweb",
@@ -101,6 +112,15 @@ def build_server(*, searxng_url: str | None = None, allow: str | None = None) ->
         instructions=SYSTEM_PROMPT,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+    )
+
+
+def failure_text(tool: str, exc: Exception) -> str:
+    """What a client reads when a tool failed by a bug rather than an LlmwebError: named by the
+    exception's type only, as its text may quote a page."""
+    return (
+        f"Error: llmweb failed while running {tool} ({type(exc).__name__}). This is a bug of llmweb, not "
+        "of the call: try again, or another source; the admin may report it with the server's log."
     )
 
 
@@ -202,17 +222,36 @@ def beyond_loopback_warning(host: str, port: int, allow_hosts: Sequence[str]) ->
 
 
 def _is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return host == "localhost"
+    """Every address ``host`` binds is a loopback one (127.1 and 2130706433 are 127.0.0.1)."""
+    addresses = bind_addresses(host)
+    return bool(addresses) and all(address.is_loopback for address in addresses)
 
 
 def _is_every_address(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_unspecified
-    except ValueError:
-        return host == ""
+    """``host`` binds every address: "", 0, 0x0, 000.000.000.000, ::, [::] and a name that resolves to one."""
+    return host == "" or any(address.is_unspecified for address in bind_addresses(host))
+
+
+def bind_addresses(host: str) -> list[Address]:
+    """The addresses a server told to listen on ``host`` binds: the socket layer reads a number
+    in every form inet_aton accepts (0 and 0x0 are 0.0.0.0, 127.1 is 127.0.0.1) and binds every
+    address a name resolves to, so the bind is judged by these, not by the spelling.
+
+    Numbers are read by getaddrinfo without a look-up (AI_NUMERICHOST); only a name is
+    resolved. An address that does not resolve gives none (the bind then fails by itself)."""
+    bare = host.strip().removeprefix("[").removesuffix("]")
+    found: list[Address] = []
+    for flags in (socket.AI_NUMERICHOST, 0):
+        try:
+            answers = socket.getaddrinfo(bare, None, type=socket.SOCK_STREAM, flags=flags)
+        except (OSError, UnicodeError):
+            continue
+        for *_, sockaddr in answers:
+            address = parse_address(str(sockaddr[0]).partition("%")[0])
+            if address is not None:
+                found.append(address)
+        break
+    return found
 
 
 def _url_host(host: str) -> str:

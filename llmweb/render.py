@@ -18,7 +18,8 @@ from datetime import date
 from typing import Any
 
 from llmweb.errors import LlmwebError, NeedsJavaScript
-from llmweb.fetch import FetchResult
+from llmweb.fetch import FetchResult, limits
+from llmweb.fetch.window import clip
 from llmweb.research import ResearchResult
 from llmweb.search import SearchRequest, SearchResponse, SearchResult
 
@@ -159,7 +160,9 @@ def render_fetch(result: FetchResult, *, max_chars: int | None = None, nonce: st
 
 def _title(result: FetchResult) -> list[str]:
     """The page's title as the first fenced line (the page wrote it), then a blank line."""
-    return [f"Title: {_one_line(neutralise_markers(result.title))}", ""] if result.title else []
+    if not result.title:
+        return []
+    return [f"Title: {_shown(result.title, limits.MAX_TITLE_CHARS)}", ""]
 
 
 def _render_passages(result: FetchResult, *, max_chars: int | None, nonce: str) -> str:
@@ -180,7 +183,7 @@ def _render_passages(result: FetchResult, *, max_chars: int | None, nonce: str) 
     ]
     lines += _title(result)
     for passage in result.passages:
-        place = " › ".join(_one_line(h) for h in passage.headings)
+        place = " › ".join(_one_line(clip(h, limits.MAX_SHOWN_FIELD_CHARS)) for h in passage.headings)
         label = f"--- characters {passage.start}–{passage.end}{' (best match)' if passage.rank == 1 else ''}"
         lines += [neutralise_markers(f"{label}{' · ' + place if place else ''} ---"), ""]
         lines += [neutralise_markers(passage.text).strip("\n"), ""]
@@ -215,7 +218,7 @@ def _provenance(result: FetchResult) -> list[str]:
         lines.append(f"Asked for {result.requested_url}; read the address above instead.")
     if result.published and _ISO_DATE.fullmatch(result.published):
         lines.append(f"Published: {result.published}")
-    return lines + [f"Note: {_one_line(note)}" for note in result.notes]
+    return lines + [f"Note: {_one_line(clip(note, limits.MAX_SHOWN_FIELD_CHARS))}" for note in result.notes]
 
 
 def _fenced_address(result: FetchResult) -> list[str]:
@@ -317,9 +320,11 @@ def render_error(error: LlmwebError, *, nonce: str | None = None) -> str:
 def _page_words(error: LlmwebError) -> list[tuple[str, str]]:
     if not isinstance(error, NeedsJavaScript):
         return []
-    return [
-        (label, text) for label, text in (("Title", error.title), ("Description", error.description)) if text
-    ]
+    fields = (
+        ("Title", error.title, limits.MAX_TITLE_CHARS),
+        ("Description", error.description, limits.MAX_SHOWN_FIELD_CHARS),
+    )
+    return [(label, clip(text, most)) for label, text, most in fields if text]
 
 
 def error_object(error: LlmwebError) -> dict[str, Any]:
@@ -333,6 +338,11 @@ def error_object(error: LlmwebError) -> dict[str, Any]:
 
 def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
+
+
+def _shown(text: str, max_chars: int) -> str:
+    """A field the page chose, as one line of at most ``max_chars`` characters, markers defused."""
+    return _one_line(neutralise_markers(clip(text, max_chars)))
 
 
 def _one_line(text: str) -> str:

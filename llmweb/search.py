@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from llmweb import config
 from llmweb.arguments import validate_arguments
+from llmweb.encodable import encodable_json
 from llmweb.errors import InvalidInput, SearchUnavailable, Timeout
 
 TimeRange = Literal["day", "week", "month", "year"]
@@ -325,7 +326,7 @@ def parse_response(answer: httpx.Response, request: SearchRequest, base: str) ->
             f"SearXNG at {base} answered HTTP {status} ({_error_text(answer)}). Try again; the admin should read its log."
         )
     try:
-        payload = answer.json()
+        payload = read_json(answer)
     except ValueError:
         raise SearchUnavailable(
             f"SearXNG at {base} answered with something other than JSON. "
@@ -334,9 +335,19 @@ def parse_response(answer: httpx.Response, request: SearchRequest, base: str) ->
     return parse_answer(payload, request)
 
 
+def read_json(answer: httpx.Response) -> Any:
+    """SearXNG's answer as JSON, or ValueError: the one place it is read. An engine's lone
+    surrogate ("\ud800") passes through SearXNG, and would end the write of any answer that
+    shows it, so every string comes back encodable (:mod:`llmweb.encodable`)."""
+    try:
+        return encodable_json(answer.json())
+    except RecursionError:  # nested past what json reads
+        raise ValueError("the JSON is nested too deep") from None
+
+
 def _error_text(answer: httpx.Response) -> str:
     try:
-        payload = answer.json()
+        payload = read_json(answer)
     except ValueError:
         return answer.text[:200].strip() or answer.reason_phrase
     if isinstance(payload, dict) and payload.get("error"):

@@ -203,6 +203,10 @@ def parse_arguments(spec: ToolSpec, arguments: str | Mapping[str, Any] | None) -
     return validate_arguments(spec.arguments, decode_arguments(spec, arguments), usage(spec))
 
 
+MAX_ARGUMENT_CHARS = 100_000
+"""The longest arguments string a tool call may send. The longest field a call has is a URL
+or a question (500 characters); this leaves room for a model that pads or escapes heavily."""
+
 _JSON_KINDS = {
     list: "an array",
     str: "a string",
@@ -221,11 +225,20 @@ def decode_arguments(spec: ToolSpec, arguments: str | Mapping[str, Any] | None) 
     for _ in range(2):
         if not isinstance(values, str):
             break
+        if len(values) > MAX_ARGUMENT_CHARS:  # before parsing: a call's arguments are a few hundred
+            raise InvalidInput(
+                f"The arguments of {spec.name} are {len(values):,} characters long, more than any call "
+                f"needs ({MAX_ARGUMENT_CHARS:,}). {usage(spec)}"
+            )
         try:
             values = json.loads(values)
         except ValueError as exc:
             raise InvalidInput(
                 f"The arguments of {spec.name} are not valid JSON ({exc.args[0]}). {usage(spec)}"
+            ) from None
+        except RecursionError:  # json gives up on arrays or objects nested about 1,000 deep
+            raise InvalidInput(
+                f"The arguments of {spec.name} are nested too deep to read. {usage(spec)}"
             ) from None
     if not isinstance(values, Mapping):
         kind = _JSON_KINDS.get(type(values), "a " + type(values).__name__)

@@ -18,6 +18,7 @@ from conftest import (
     answer_numbered_results,
     brave_answer,
     brave_rejects_the_key,
+    brave_result,
 )
 from pytest_httpserver import HTTPServer
 
@@ -123,6 +124,18 @@ def test_nothing_found_exits_1(searxng: stack.Process, brave: HTTPServer) -> Non
     done = llmweb("search", "zzzz", "--searxng-url", searxng.url)
     assert done.returncode == 1
     assert done.stdout.startswith('No results for "zzzz"')
+
+
+def test_a_search_result_with_a_lone_surrogate_prints_a_replacement_character(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
+    # Brave's JSON escapes a lone surrogate ("\\ud800"); SearXNG passes it through to its own JSON
+    brave.expect_request(BRAVE_PATH).respond_with_json(
+        brave_answer([brave_result("https://example.org/zepsute", "Tytuł \ud800 zepsuty")])
+    )
+    done = llmweb("search", "zepsute", "--searxng-url", searxng.url)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert "Tytuł \ufffd zepsuty" in done.stdout
 
 
 def test_searxng_from_the_environment(searxng: stack.Process, brave: HTTPServer) -> None:

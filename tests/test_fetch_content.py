@@ -81,6 +81,19 @@ def test_pdf_magic_beats_a_text_html_label() -> None:
     assert sniff_media_type(b"%PDF-1.7\n...", "text/html") == "application/pdf"
 
 
+@pytest.mark.parametrize("lead", [b"", b"\xef\xbb\xbf", b"\r\n  \t"])
+def test_pdf_magic_at_the_start_after_a_bom_or_whitespace_is_a_pdf(lead: bytes) -> None:
+    assert sniff_media_type(lead + b"%PDF-1.7\n...", "") == "application/pdf"
+
+
+@pytest.mark.parametrize("declared", ["text/html", ""])
+def test_an_html_page_that_mentions_the_pdf_magic_early_is_html(declared: str) -> None:
+    page = (
+        b"<!doctype html><html><head><title>PDF files start with %PDF-1.7</title></head><body>x</body></html>"
+    )
+    assert sniff_media_type(page, declared) == "text/html"
+
+
 def test_png_magic_beats_a_text_plain_label() -> None:
     assert sniff_media_type(b"\x89PNG\r\n\x1a\n\x00\x00", "text/plain") == "image/png"
 

@@ -14,6 +14,7 @@ from llmweb.compress import ChatCompressor
 from llmweb.errors import CompressorError, InvalidInput
 from llmweb.fetch import web_fetch
 from llmweb.fetch.window import cut_window
+from llmweb.tools import run_tool_call
 
 # 40 paragraphs of 99 characters each, separated by blank lines: 4,038 characters in all
 PARAGRAPHS = [f"Paragraph {n:02d} " + "x" * 86 for n in range(40)]
@@ -171,3 +172,48 @@ def test_the_chat_compressor_condenses_a_fetched_page(httpserver_ipv4: HTTPServe
     assert result.text == "Forty numbered paragraphs of x."
     request = next(r for r, _ in httpserver_ipv4.log if r.path == "/v1/chat/completions")
     assert TEXT in json.loads(request.get_data())["messages"][-1]["content"]
+
+
+# --- what a page chose beside the window is bounded too -----------------------------------
+
+HUGE_WORDS = "Ogromny nagłówek strony " * 60_000  # 1.4 MB of one heading, title or description
+ANSWER_OVERHEAD = 3_000
+"""What an answer adds to its window: the page line, notes, the markers, the call that reads on."""
+ARTICLE = "".join(
+    f"<p>Akapit {i}: tramwaje jeżdżą po mieście od rana do wieczora, a biblioteki są otwarte.</p>"
+    for i in range(80)
+)
+
+
+def serve_page(server: HTTPServer, head: str, body: str) -> str:
+    page = f"<!doctype html><html><head>{head}</head><body><article>{body}</article></body></html>"
+    server.expect_request("/page").respond_with_data(page, content_type="text/html; charset=utf-8")
+    return server.url_for("/page")
+
+
+def test_an_answer_is_its_window_and_a_fixed_overhead_however_long_the_title(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    url = serve_page(httpserver_ipv4, f"<title>{HUGE_WORDS}</title>", f"<h1>{HUGE_WORDS}</h1>{ARTICLE}")
+    answer = run_tool_call("web_fetch", {"url": url, "max_chars": 500})
+    assert "Title: Ogromny" in answer
+    assert len(answer) <= 500 + ANSWER_OVERHEAD
+
+
+def test_passages_are_their_window_and_a_fixed_overhead_however_long_their_headings(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    url = serve_page(httpserver_ipv4, "<title>Miasto</title>", f"<h2>{HUGE_WORDS}</h2>{ARTICLE}")
+    answer = run_tool_call("web_fetch", {"url": url, "max_chars": 500, "query": "tramwaje biblioteki"})
+    assert "--- characters" in answer  # passages, each headed by its place
+    assert len(answer) <= 500 + ANSWER_OVERHEAD
+
+
+def test_a_javascript_shell_error_is_bounded_however_long_its_title_and_description(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    head = f'<title>{HUGE_WORDS}</title><meta name="description" content="{HUGE_WORDS}"><script src="/app.js"></script>'
+    url = serve_page(httpserver_ipv4, head, '<div id="root"></div>')
+    answer = run_tool_call("web_fetch", {"url": url})
+    assert answer.startswith("Error: ") and "Ogromny" in answer
+    assert len(answer) <= ANSWER_OVERHEAD

@@ -96,6 +96,43 @@ def test_stdio_a_failed_call_is_a_tool_error_with_the_actionable_text() -> None:
     assert text_of(result).startswith("Error: Invalid arguments — page:")
 
 
+def lone_surrogate_result(brave: HTTPServer) -> None:
+    """Brave answers with a title and a description holding lone surrogates, as JSON escapes
+    ("\\ud800"), which SearXNG passes through to its own JSON."""
+    brave.expect_request(BRAVE_PATH).respond_with_json(
+        brave_answer(
+            [brave_result("https://example.org/zepsute", "Tytuł \ud800 zepsuty", description="Opis \udfff.")]
+        )
+    )
+
+
+def test_stdio_a_search_result_with_a_lone_surrogate_is_answered_with_a_replacement_character(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
+    lone_surrogate_result(brave)
+
+    async def search(client: Client) -> CallToolResult:
+        with anyio.fail_after(120):  # a server that ended would leave the client waiting for ever
+            return await client.call_tool("web_search", {"query": "zepsute"})
+
+    result = over_stdio([LLMWEB, "mcp"], {"LLMWEB_SEARXNG_URL": searxng.url}, search)
+    assert not result.is_error
+    assert "Tytuł \ufffd zepsuty" in text_of(result)
+
+
+def test_stdio_the_server_answers_the_next_call_after_a_search_with_a_lone_surrogate(
+    searxng: stack.Process, brave: HTTPServer
+) -> None:
+    lone_surrogate_result(brave)
+
+    async def search_twice(client: Client) -> list[CallToolResult]:
+        with anyio.fail_after(120):  # a server that ended would leave the client waiting for ever
+            return [await client.call_tool("web_search", {"query": f"zepsute {n}"}) for n in range(2)]
+
+    first, second = over_stdio([LLMWEB, "mcp"], {"LLMWEB_SEARXNG_URL": searxng.url}, search_twice)
+    assert "zepsuty" in text_of(first) and "zepsuty" in text_of(second)
+
+
 def test_stdio_a_fetch_of_an_invalid_host_name_is_a_tool_error() -> None:
     async def fetch(client: Client) -> CallToolResult:
         return await client.call_tool("web_fetch", {"url": "http://xn--a-.com/"})
@@ -236,6 +273,18 @@ def test_a_bind_on_every_address_without_allowed_names_is_refused_with_what_to_p
 
 def test_a_bind_on_every_ipv6_address_without_allowed_names_is_refused() -> None:
     assert bind_refusal("::", []) is not None
+
+
+@pytest.mark.parametrize(
+    "host", ["0", "0.0", "0x0", "000.000.000.000", "0000", "[::]", "::0", "0:0:0:0:0:0:0:0", ""]
+)
+def test_every_spelling_of_every_address_without_allowed_names_is_refused(host: str) -> None:
+    assert bind_refusal(host, []) is not None
+
+
+@pytest.mark.parametrize("host", ["127.1", "0x7f.1", "0177.0.0.1", "2130706433", "localhost"])
+def test_every_spelling_of_a_loopback_address_warns_of_nothing(host: str) -> None:
+    assert beyond_loopback_warning(host, 8765, []) is None
 
 
 def test_a_bind_on_every_address_with_an_allowed_name_is_served() -> None:

@@ -173,6 +173,21 @@ def test_arguments_that_are_not_an_object_are_refused() -> None:
     assert answer.startswith("Error: The arguments of web_search must be a JSON object, not an array.")
 
 
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_arguments_nested_too_deep_are_refused_as_invalid_input(depth: int) -> None:
+    arguments = '{"url": ' + "[" * depth + "]" * depth + "}"
+    answer = answer_tool_call("web_fetch", arguments)
+    assert answer.is_error
+    assert answer.text.startswith("Error: The arguments of web_fetch")
+
+
+def test_arguments_longer_than_any_call_needs_are_refused_before_parsing() -> None:
+    arguments = '{"url": "https://example.org/", "query": "' + "x" * 2_000_000 + '"}'
+    answer = answer_tool_call("web_fetch", arguments)
+    assert answer.is_error
+    assert answer.text.startswith("Error: The arguments of web_fetch are")
+
+
 def test_an_unknown_tool_is_answered_with_the_real_names() -> None:
     assert run_tool_call("browse", '{"url": "https://example.org/"}') == (
         "Error: There is no tool named 'browse'. The tools are web_search, web_fetch and web_research."

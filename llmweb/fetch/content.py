@@ -16,6 +16,7 @@ from typing import NamedTuple
 import charset_normalizer
 from charset_normalizer.constant import IANA_SUPPORTED
 
+from llmweb.encodable import encodable_text
 from llmweb.errors import NoReadableText, TooLarge, UnsupportedContent
 from llmweb.fetch import header_values
 from llmweb.fetch.extract import find_bot_challenge, read_html_page
@@ -97,22 +98,12 @@ def _named_type(media: str, kind: str) -> str:
     return {"html": "text/html", "json": "application/json"}.get(kind, "text/plain")
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _encodable_page(page: PageText) -> PageText:
     return page._replace(
-        text=_encodable_text(page.text),
-        title=_encodable_text(page.title) if page.title else page.title,
-        notes=tuple(_encodable_text(note) for note in page.notes),
+        text=encodable_text(page.text),
+        title=encodable_text(page.title) if page.title else page.title,
+        notes=tuple(encodable_text(note) for note in page.notes),
     )
-
-
-def _encodable_text(text: str) -> str:
-    """``text`` with every lone surrogate replaced by U+FFFD, and surrogate pairs joined."""
-    if not _SURROGATE.search(text):
-        return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def bot_challenge(body: bytes, content_type: str | None) -> str | None:
@@ -181,7 +172,10 @@ _BOMS = (
 def sniff_media_type(body: bytes, declared: str) -> str:
     """What the body is: its magic bytes first, then the declared type, then a look at the text."""
     head = body[:1024]
-    if b"%PDF-" in head:  # the PDF header may follow some junk within the first KB
+    # magic bytes count only where the body starts, after a UTF-8 BOM or whitespace as browsers
+    # allow: a page may quote "%PDF-" anywhere, and a PDF with junk before its header still
+    # reads when it is labelled one (a declared type is kept below)
+    if head.removeprefix(codecs.BOM_UTF8).lstrip().startswith(b"%PDF-"):
         return "application/pdf"
     for magic, media in _MAGIC:
         if head.startswith(magic):

@@ -48,7 +48,7 @@ from llmweb.fetch.promotions import drop_promotions
 from llmweb.fetch.rewrite import github_cli_hint
 from llmweb.fetch.shell import judge
 from llmweb.fetch.threads import declares_thread, is_thread, replies_text
-from llmweb.fetch.workload import check_html_workload
+from llmweb.fetch.workload import check_html_workload, check_tree_workload
 
 
 class ExtractedPage(NamedTuple):
@@ -84,15 +84,16 @@ def read_html_page(
     text filled in from the data, or the data alone. Raises ChallengePage for bot checks,
     NeedsJavaScript for a shell whose subject only scripts fetch (with the page's own title
     and description, for the fenced answer), NoReadableText for a page without text, and
-    TooLarge, before parsing, for a page with more elements, table cells, links or code
-    blocks than :mod:`.limits` allows. Errors name ``url``; the page is read as the one at
-    ``page_url`` (default ``url``), where a redirect may have led. ``layers`` switches layers
-    off for the bench (:mod:`.layers`).
+    TooLarge, before extraction, for a page with more elements, table cells, links or code
+    blocks than :mod:`.limits` allows (:mod:`.workload`). Errors name ``url``; the page is read
+    as the one at ``page_url`` (default ``url``), where a redirect may have led. ``layers``
+    switches layers off for the bench (:mod:`.layers`).
     """
     check_html_workload(html, url)
     root = _parse(html)
     if root is None:
         raise NoReadableText(f"{url} returned an empty HTML document. Search for another source.", url)
+    check_tree_workload(root, url)
     challenge = _find_challenge(root)
     if challenge:
         raise ChallengePage(challenge_message(url, challenge), url)

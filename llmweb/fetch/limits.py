@@ -27,14 +27,20 @@ MAX_PDF_PAGES = 50
 # under the memory ceiling, and well above what real pages hold (the most in any of the
 # 2,096 pages of Python's and Rust's manuals the docs bench unpacks, and the 4,800 pages of
 # Node.js, Django, Javadoc, Haddock and Doxygen manuals added since). They are counted in
-# the text before parsing (:mod:`.workload`), so a page over one is refused in milliseconds
-# with a message that names it; the worker's deadline and memory ceiling bound the rest.
+# the tree libxml2 built, before trafilatura sees it (:mod:`.workload`), after a bound in the
+# text has kept the parse itself cheap; the worker's deadline and memory ceiling bound the rest.
 
 MAX_ELEMENTS = 100_000
-"""HTML elements (start tags outside scripts, styles and comments). The largest real page
+"""HTML elements, as the parser built them. The largest real page
 measured, rustdoc's 3.3 MB std::num::Wrapping, has 56,000 and extracts in 3 s and 175 MB; a
 page of 80,000 bare <div>s took 5 s and 145 MB, of 80,000 <span>s 7.5 s and 225 MB. Past
 100,000 the deadline or the memory ceiling would end the work instead of an answer."""
+
+MAX_PARSED_TAGS = 300_000
+"""Possible elements (every "<" before a letter, in scripts and comments too) of a page that is
+parsed at all: libxml2 builds at most this many plus three, in about 0.3 s and 90 MB, and the
+caps below then refuse it by its exact counts. Real pages hold far fewer: rustdoc's Wrapping
+page has 56,000 elements; its scripts add few "<"."""
 
 MAX_PARAGRAPHS = 25_000
 """<p> elements. trafilatura asks libxml2 for ``//p//text()``, which merges one node set per
@@ -88,7 +94,8 @@ above its size after the imports). The 5 MB article page needs about 135 MB, the
 page above 175 MB; the fetch's whole process tree should stay under 256 MB above rest, and
 the parent holds the body and the text the worker returns beside it: a few copies of at most
 5 MB, or 20 MB for JSON, whose pretty-printed form may grow to four times the body. The parent
-itself never parses the body: describing a page the worker could not read counts its tags."""
+itself never parses or counts the body: a page the worker could not read is described by its
+size, its first and last kilobyte (its type) and what the worker reported it counted."""
 
 EXTRACT_WORKERS = 2
 """Worker processes extracting at once (and kept warm between calls). Extraction is CPU
@@ -128,6 +135,14 @@ and a catalogue of every product a shop sells does not flood the answer."""
 EMBEDDED_SECONDS = 4.0
 """Time the embedded data may take before reading stops with what was found: the fetch's
 20-second deadline must still leave room for the visible text."""
+
+MAX_TITLE_CHARS = 300
+"""A page's title as a result carries it and an answer shows it beside the window: the longest
+title in the article benchmark's pages is under 200 characters; a page can make it megabytes."""
+
+MAX_SHOWN_FIELD_CHARS = 500
+"""Any other short thing a page chose that an answer shows beside the window, each: a note
+quoting the page, a heading in a passage's place, a JavaScript shell's description."""
 
 MAX_CHARS = 5000
 """Default window size, as the MCP reference fetch server returns."""

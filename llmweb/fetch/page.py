@@ -41,8 +41,7 @@ from llmweb.fetch.content import (
 from llmweb.fetch.extract import challenge_message
 from llmweb.fetch.focus import Passage, focus_text
 from llmweb.fetch.rewrite import check_fetch_url, rewrite_for_text
-from llmweb.fetch.window import check_window, cut_window
-from llmweb.fetch.workload import measure_html
+from llmweb.fetch.window import check_window, clip, cut_window
 
 
 class FetchRequest(BaseModel):
@@ -224,14 +223,17 @@ def read_page(
         requested_url=requested,
         rewritten=rewrite is not None,
         redirected=fetched.redirects > 0,
-        title=page.title,
+        title=clip(page.title, limits.MAX_TITLE_CHARS) if page.title else None,
         published=page.published,
         content_type=page.content_type,
         text="",
         start=0,
         total_chars=len(page.text),
         next_start=None,
-        notes=(*([rewrite.note] if rewrite else []), *page.notes),
+        notes=tuple(
+            clip(note, limits.MAX_SHOWN_FIELD_CHARS)
+            for note in (*([rewrite.note] if rewrite else []), *page.notes)
+        ),
     )
     return result, page.text
 
@@ -339,7 +341,7 @@ def _read_text(fetched: transport.Fetched, url: str, deadline: transport.Deadlin
             ) from None
         raise FetchTimeout(
             f"Turning {url} into text took longer than the {deadline.seconds:g} seconds one fetch may take "
-            f"(the download took {downloaded:.1f} s), so it was stopped. The page ({_describe(fetched)}) is too "
+            f"(the download took {downloaded:.1f} s), so it was stopped. The page ({_describe(fetched, exc.report)}) is too "
             "large or too complex to read in time: look for a lighter version of it (a single section, a print "
             "or text version, the raw file), or search for another source.",
             url,
@@ -350,10 +352,10 @@ def _read_text(fetched: transport.Fetched, url: str, deadline: transport.Deadlin
             "moment; the admin should check the machine's free memory and process limits.",
             url,
         ) from None
-    except worker.OutOfMemory:
+    except worker.OutOfMemory as exc:
         raise TooLarge(
             f"Turning {url} into text needed more than {memory // 2**20:,} MB of memory, "
-            f"the most llmweb gives one page, so it was stopped. The page ({_describe(fetched)}) is too large or "
+            f"the most llmweb gives one page, so it was stopped. The page ({_describe(fetched, exc.report)}) is too large or "
             "too complex: look for a lighter version of it (a single section, a print or text version, the raw "
             "file), or search for another source.",
             url,
@@ -366,8 +368,11 @@ def _read_text(fetched: transport.Fetched, url: str, deadline: transport.Deadlin
         ) from None
 
 
-def _describe(fetched: transport.Fetched) -> str:
-    """What the page is, such as "4.8 MB of HTML, about 950,000 HTML elements, 950,000 table cells"."""
+def _describe(fetched: transport.Fetched, counted: str | None) -> str:
+    """What the page is, such as "4.8 MB of HTML, 950,000 HTML elements, 950,000 table cells":
+    its size, its type (from its first and last kilobyte) and what the worker ``counted`` of it
+    before it was stopped (worker.report). The caller never parses or counts a body itself: a
+    hostile page would cost it what the worker was stopped for."""
     declared, _ = parse_content_type(fetched.headers.get("content-type"))
     media = sniff_media_type(fetched.body, declared)
     size = (
@@ -376,9 +381,9 @@ def _describe(fetched: transport.Fetched) -> str:
         else f"{len(fetched.body):,} bytes"
     )
     if text_kind(media) != "html":  # the server's type only when it is a known one (it chose the words)
-        return f"{size} of {header_values.known_media_type(media) or header_values.UNRECOGNISED_MEDIA_TYPE}"
-    # counting tags needs no exact charset: ASCII markup reads the same in any of them
-    return f"{size} of HTML, {measure_html(fetched.body.decode('utf-8', 'replace')).describe()}"
+        kind = header_values.known_media_type(media) or header_values.UNRECOGNISED_MEDIA_TYPE
+        return f"{size} of {kind}, {counted}" if counted else f"{size} of {kind}"
+    return f"{size} of HTML, {counted}" if counted else f"{size} of HTML"
 
 
 def _compress(compressor: Compressor, text: str, instruction: str | None) -> str:

@@ -1,4 +1,5 @@
-"""Paging: which slice of a long text one call returns, and where the next one starts. Pure."""
+"""Paging: which slice of a long text one call returns, and where the next one starts; and
+the bounded start of a field a page chose that is shown beside it (:func:`clip`). Pure."""
 
 from __future__ import annotations
 
@@ -37,3 +38,11 @@ def check_window(start: int, max_chars: int) -> None:
         raise InvalidInput(f"max_chars must be a whole number of at least 1, not {max_chars!r}.")
     if isinstance(start, bool) or not isinstance(start, int) or start < 0:
         raise InvalidInput(f"start must be a whole number of 0 or more, not {start!r}.")
+
+
+def clip(text: str, max_chars: int) -> str:
+    """``text`` whole when it has at most ``max_chars`` characters, else its first ones and "…".
+
+    For what a page chose that an answer shows beside its window (title, description,
+    headings, notes): a 3.6 MB <h1> would otherwise come with every window of the page."""
+    return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + "…"

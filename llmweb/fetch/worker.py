@@ -16,8 +16,10 @@ lxml, trafilatura and pypdf, so up to ``EXTRACT_WORKERS`` workers stay warm betw
 big is replaced by the next call, so nothing runs after an answer.
 
 Parent and worker talk over the worker's stdin and stdout: a length-prefixed pickle of
-``(function, args, seconds, memory)`` one way, ``(outcome, value, retiring)`` the other. Both ends
-are this module, so the pickles never carry anything but our own calls and answers.
+``(function, args, seconds, memory)`` one way, ``(outcome, value, retiring)`` the other, after
+any number of ``("report", description, False)`` the job sent on its way (:func:`report`), so a
+job stopped by a bound can still be described without redoing its work in the caller. Both
+ends are this module, so the pickles never carry anything but our own calls and answers.
 """
 
 from __future__ import annotations
@@ -54,15 +56,22 @@ _NEAR_CEILING = 0.9  # a job that fails this close to the memory ceiling failed 
 
 class OutOfTime(Exception):
     """The deadline passed: while the job ran (the worker was killed) or, with ``waiting``,
-    before any worker was free to take it."""
+    before any worker was free to take it. ``report`` is the last thing the job said of its
+    input (:func:`report`) before it was stopped, or None."""
 
-    def __init__(self, waiting: bool = False) -> None:
+    def __init__(self, waiting: bool = False, report: str | None = None) -> None:
         super().__init__("waiting for a worker" if waiting else "the job ran past its deadline")
         self.waiting = waiting
+        self.report = report
 
 
 class OutOfMemory(Exception):
-    """The job needed more memory than the worker's ceiling (or the worker died of it)."""
+    """The job needed more memory than the worker's ceiling (or the worker died of it);
+    ``report`` as for :class:`OutOfTime`."""
+
+    def __init__(self, report: str | None = None) -> None:
+        super().__init__("the job needed more memory than its ceiling")
+        self.report = report
 
 
 class JobFailed(Exception):
@@ -93,6 +102,20 @@ def run(
     return _POOL.run(function, args, seconds, memory)
 
 
+def report(description: str) -> None:
+    """Tell the caller, before the job ends, what it found out about its input (such as "about
+    950,000 HTML elements"): should the deadline or the memory ceiling stop the job later,
+    the caller still describes the input with it (OutOfTime.report, OutOfMemory.report),
+    without redoing the work. Cut to REPORT_CHARS; does nothing outside a worker."""
+    if _REPORTS is not None:
+        frame = pickle.dumps(("report", description[:REPORT_CHARS], False), pickle.HIGHEST_PROTOCOL)
+        _write_blocking(_REPORTS, _FRAME.pack(len(frame)) + frame)
+
+
+REPORT_CHARS = 500
+_REPORTS: int | None = None  # the answers pipe, in a worker
+
+
 def warm() -> None:
     """Start a worker now unless one is idle, so its imports overlap the download."""
     _POOL.warm()
@@ -112,34 +135,43 @@ class _Worker:
         self._jobs: IO[bytes] = self.process.stdin  # type: ignore[assignment]
         self._answers: IO[bytes] = self.process.stdout  # type: ignore[assignment]
         os.set_blocking(self._jobs.fileno(), False)  # writes wait in select, bounded by the deadline
+        self.reported: str | None = None  # what the current job last said of its input
 
     def call(
         self, function: Callable[..., Any], args: tuple[Any, ...], end: float, memory: int
     ) -> tuple[str, Any, bool]:
+        """The job's answer; its reports (:func:`report`) on the way are kept in ``reported``."""
+        self.reported = None
         job = pickle.dumps((function, args, end - time.monotonic(), memory), pickle.HIGHEST_PROTOCOL)
         try:
             _write(self._jobs.fileno(), _FRAME.pack(len(job)), end)
             _write(self._jobs.fileno(), job, end)
             del job
-            answer = _read_frame(self._answers.fileno(), end)
+            while True:
+                answer = _read_frame(self._answers.fileno(), end)
+                if answer is None:
+                    break
+                outcome, value, retiring = pickle.loads(answer)
+                if outcome != "report":
+                    return outcome, value, retiring
+                self.reported = value
         except BrokenPipeError:
-            answer = None
-        if answer is None:  # the worker died before answering
-            raise self._cause_of_death()
-        outcome, value, retiring = pickle.loads(answer)
-        return outcome, value, retiring
+            pass
+        except OutOfTime:
+            raise OutOfTime(report=self.reported) from None
+        raise self._cause_of_death()  # the worker died before answering
 
     def _cause_of_death(self) -> Exception:
         try:
             code = self.process.wait(timeout=1)
         except subprocess.TimeoutExpired:  # closed its end but lives on: treat as stuck
-            return OutOfTime()
+            return OutOfTime(report=self.reported)
         if code == -signal.SIGXCPU:  # its CPU budget, which is the deadline
-            return OutOfTime()
+            return OutOfTime(report=self.reported)
         if code < 0:
             # SIGKILL from the kernel's OOM killer, SIGSEGV or SIGABRT from a C library that
             # failed to allocate under the ceiling: most likely memory
-            return OutOfMemory()
+            return OutOfMemory(report=self.reported)
         # an exit of its own before answering: it could not start (its error is on stderr)
         return WorkerUnavailable(f"the extraction worker exited with code {code}; its error is on stderr")
 
@@ -201,7 +233,7 @@ class _Pool:
         finally:
             self._slots.release()
         if outcome == "memory":
-            raise OutOfMemory
+            raise OutOfMemory(report=worker.reported)
         if outcome == "failed":
             raise JobFailed(value)
         if outcome == "raised":
@@ -296,7 +328,9 @@ def _read_frame(fd: int, end: float | None) -> bytearray | None:
 def serve() -> None:
     """The worker's loop: read a job, run it within the limits, answer; until end of input."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's; it then kills us
+    global _REPORTS
     jobs, answers = os.dup(0), os.dup(1)
+    _REPORTS = answers
     # a library that reads stdin or prints must not touch the jobs or the answers
     nothing = os.open(os.devnull, os.O_RDWR)
     os.dup2(nothing, 0)

@@ -1,20 +1,26 @@
-"""What an HTML page will cost to extract, counted in its text before any parsing. Pure.
+"""What an HTML page will cost to read, counted before the parse and before extraction.
 
 Extraction cost grows with the number of elements, not bytes: 4.8 MB of ``<td>x`` is 950,000
 table cells (trafilatura took 37 s and 1.6 GB), while a 5 MB article of long paragraphs
-extracts in 2 s. Counting start tags in the text takes milliseconds and no tree, so a page
-over a cap of :mod:`.limits` is refused with a message that names what it has too much of,
-before lxml or trafilatura see it. The worker's deadline and memory ceiling
-(:mod:`.worker`) still bound whatever structure these counts do not foresee.
+extracts in 2 s. libxml2's parse is cheap next to it (about 1 µs and 300 bytes an element),
+so the caps of :mod:`.limits` are kept in two steps: in the text, an over-estimate that no
+markup can walk around bounds what the parse may build, and start tags counted outside
+scripts and comments refuse the plain cases without a parse (:func:`check_html_workload`);
+in the tree, the exact counts of what it built are held to the caps before trafilatura sees
+it (:func:`check_tree_workload`), and the error names what the page has too much of. Each
+step tells the worker's caller what it counted (:func:`.worker.report`), so a page the
+deadline or the memory ceiling stopped is described without counting it again.
 """
 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import NamedTuple, cast
+
+from lxml.html import HtmlElement
 
 from llmweb.errors import TooLarge
-from llmweb.fetch import limits
+from llmweb.fetch import limits, worker
 
 
 class HtmlWorkload(NamedTuple):
@@ -23,11 +29,10 @@ class HtmlWorkload(NamedTuple):
     table_cells: int
     links: int
     code_blocks: int
-    crowded_elements: int  # elements with more than MAX_ATTRIBUTES attributes
 
     def describe(self) -> str:
-        """What the page holds, such as "about 80,000 HTML elements, 12,000 links" (no zero counts)."""
-        parts = [f"about {self.elements:,} HTML elements"]
+        """What the page holds, such as "80,000 HTML elements, 12,000 links" (no zero counts)."""
+        parts = [f"{self.elements:,} HTML elements"]
         parts += [f"{n:,} {name}" for n, name in self._named() if n]
         return ", ".join(parts)
 
@@ -40,38 +45,113 @@ class HtmlWorkload(NamedTuple):
         )
 
 
-# Start tags, in any case as lxml reads them; a tag name ends at whitespace, "/" or ">".
-# Matched case-blind (ASCII) rather than on a lowercased copy of the page: the copy was
-# half of this check's time.
-_CASE_BLIND = re.IGNORECASE | re.ASCII
-_ELEMENT = re.compile(r"<[a-z]", _CASE_BLIND)
-_PARAGRAPH = re.compile(r"<p[\s/>]", _CASE_BLIND)
-_TABLE_CELL = re.compile(r"<t[dh][\s/>]", _CASE_BLIND)
-_LINK = re.compile(r"<a[\s/>]", _CASE_BLIND)
-_CODE_BLOCK = re.compile(r"<pre[\s/>]", _CASE_BLIND)
+# What the parser will build is counted in two steps. Before parsing, in the text, only
+# bounds that cannot under-count: every "<" followed by an ASCII letter may open an element,
+# and libxml2 adds at most html, head and body to those (an end tag such as </p> builds
+# nothing), so their number bounds the tree, wherever they stand, in a script, a comment or
+# an attribute value. A count that reads markup as libxml2 might (where a comment or a script
+# ends) refuses most hostile pages early, but was walked around as the only check: a page it
+# read differently hid 900,000 table cells. After parsing, the tree's exact counts decide.
+_TAG_OPEN = re.compile(r"<[a-zA-Z]")
 # A start tag with more than MAX_ATTRIBUTES attributes, each matched whole (an atomic group,
-# so a tag that falls short fails without backtracking through its attributes).
-_ATTRIBUTE = r"""\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*))?"""
-_CROWDED = re.compile(rf"<[a-z][^\s/>]*(?>{_ATTRIBUTE}){{{limits.MAX_ATTRIBUTES + 1}}}", _CASE_BLIND)
-# Text that holds no elements however many "<" it has: comments and raw-text elements, to
-# their end or, unclosed, to the end of the page (as the parser reads them). Each match
-# consumes what it scanned, so the pass stays linear even for a page of unclosed <script>s.
-# Written as runs of characters that cannot start an end (an unrolled loop) rather than a
-# lazy ".*?", which stepped through script bodies one character at a time: 1 ms of the
-# check's 2.6 ms on an article benchmark page became 0.2 ms; 4 MB built to be slow take
-# under a second.
+# so a tag that falls short fails without backtracking through its attributes; the name is
+# possessive and stops at "<": "<a<a<a…" was one tag name, scanned again from every "<"). Control
+# characters count as the spaces they become before parsing (extract._parse).
+_SPACE = r"[\s\x00-\x1f]"
+_ATTRIBUTE = rf"""{_SPACE}+[^\s\x00-\x1f"'>/=]+(?:{_SPACE}*={_SPACE}*(?:"[^"]*"|'[^']*'|[^\s\x00-\x1f>]*))?"""
+_CROWDED = re.compile(
+    rf"<[a-z][^\s\x00-\x1f/><]*+(?>{_ATTRIBUTE}){{{limits.MAX_ATTRIBUTES + 1}}}", re.IGNORECASE | re.ASCII
+)
+_IMPLIED_ELEMENTS = 3  # html, head and body, which the parser adds when a page leaves them out
+
+
+def count_possible_elements(html: str) -> int:
+    """At least as many as the elements libxml2 builds from ``html``: an over-estimate that
+    counts every "<" before a letter (and the three the parser may add), in milliseconds."""
+    return _count(_TAG_OPEN, html) + _IMPLIED_ELEMENTS
+
+
+def check_html_workload(html: str, url: str) -> int:
+    """Before parsing: TooLarge for a page whose parse alone would cost too much (more possible
+    elements than MAX_PARSED_TAGS, or an element with more than MAX_ATTRIBUTES attributes), or
+    whose start tags outside scripts and comments are already past a cap; else how many
+    elements it may hold at most, which the worker reports."""
+    if _CROWDED.search(html):
+        raise TooLarge(
+            f"{url} has an element with more than {limits.MAX_ATTRIBUTES:,} attributes, which no real page needs "
+            "and which would take the parser minutes. Search for another source of the same content.",
+            url,
+        )
+    possible = count_possible_elements(html)
+    worker.report(f"at most {possible:,} HTML elements")
+    # The plain cases in milliseconds, without a parse: start tags of each kind outside what
+    # looks like a script, a style or a comment. This count can fall short (markup it reads
+    # differently from libxml2), never the bound above nor the tree's count after parsing.
+    markup = _RAW_TEXT.sub(" ", html)
+    for field, cap, name, instead in _CAPS:
+        tags = _count(_START_TAGS[field], markup)
+        if tags > cap:
+            raise TooLarge(
+                f"{url} has about {tags:,} {name}, more than llmweb extracts ({cap:,}). {instead}", url
+            )
+    del markup
+    if possible > limits.MAX_PARSED_TAGS:
+        # refused whatever they are; named, when one kind is past its cap, with what to do instead
+        for field, cap, name, instead in _CAPS:
+            tags = _count(_START_TAGS[field], html)
+            if tags > cap:
+                raise TooLarge(
+                    f"{url} has about {tags:,} {name}, more than llmweb extracts ({cap:,}). {instead}", url
+                )
+        raise TooLarge(
+            f"{url} has about {possible:,} HTML tags, more than llmweb reads ({limits.MAX_PARSED_TAGS:,}). "
+            f"{_LIGHTER}",
+            url,
+        )
+    return possible
+
+
+# Start tags of each kind a cap is about; a tag name ends at a space, "/" or ">".
+_END = r"[\s\x00-\x1f/>]"
+_START_TAGS = {
+    field: re.compile(pattern, re.IGNORECASE | re.ASCII)
+    for field, pattern in (
+        ("table_cells", rf"<t[dh]{_END}"),
+        ("links", rf"<a{_END}"),
+        ("code_blocks", rf"<pre{_END}"),
+        ("paragraphs", rf"<p{_END}"),
+        ("elements", r"<[a-z]"),
+    )
+}
+
+
+# Scripts, styles and comments, to their end or, unclosed, to the end of the page. Each match
+# consumes what it scanned, so the pass stays linear even for a page of unclosed <script>s;
+# written as runs of characters that cannot start an end (an unrolled loop), not a lazy ".*?".
 _RAW_TEXT = re.compile(
     r"<!--[^-]*(?:-(?!->)[^-]*)*(?:-->)?"
     r"|<(script|style|textarea)\b[^<]*(?:<(?!/\1)[^<]*)*(?:</\1)?",
-    _CASE_BLIND,
+    re.IGNORECASE | re.ASCII,
+)
+
+_LIGHTER = (
+    "Look for a lighter version of it: a single section or chapter, a print or text version, or the raw file."
 )
 
 
-def measure_html(html: str) -> HtmlWorkload:
-    """Counts of the start tags that drive extraction cost, outside scripts, styles and comments."""
-    markup = _RAW_TEXT.sub(" ", html)
-    patterns = (_ELEMENT, _PARAGRAPH, _TABLE_CELL, _LINK, _CODE_BLOCK, _CROWDED)
-    return HtmlWorkload(*(_count(pattern, markup) for pattern in patterns))
+def measure_tree(root: HtmlElement) -> HtmlWorkload:
+    """Counts of the elements that drive extraction cost, exactly as the parser built them."""
+
+    def count(path: str) -> int:
+        return int(cast(float, root.xpath(f"count({path})")))
+
+    return HtmlWorkload(
+        elements=count("//*"),
+        paragraphs=count("//p"),
+        table_cells=count("//td|//th"),
+        links=count("//a"),
+        code_blocks=count("//pre"),
+    )
 
 
 # Each count with its cap and what the model should do instead, in the order they are
@@ -85,27 +165,19 @@ _CAPS: tuple[tuple[str, int, str, str], ...] = (
      "Fetch a single section or chapter of it, or the raw source file."),
     ("paragraphs", limits.MAX_PARAGRAPHS, "paragraphs",
      "Fetch a single section or chapter of it, or a shorter page on the same subject."),
-    ("elements", limits.MAX_ELEMENTS, "HTML elements",
-     "Look for a lighter version of it: a single section or chapter, a print or text version, or the raw file."),
+    ("elements", limits.MAX_ELEMENTS, "HTML elements", _LIGHTER),
 )  # fmt: skip
 
 
-def check_html_workload(html: str, url: str) -> HtmlWorkload:
-    """The page's counts, or TooLarge naming the first one past its cap and what to do instead."""
-    work = measure_html(html)
-    if work.crowded_elements:
-        raise TooLarge(
-            f"{url} has an element with more than {limits.MAX_ATTRIBUTES:,} attributes, which no real page needs "
-            "and which would take the parser minutes. Search for another source of the same content.",
-            url,
-        )
+def check_tree_workload(root: HtmlElement, url: str) -> HtmlWorkload:
+    """After parsing, before extraction: the tree's counts (which the worker reports), or
+    TooLarge naming the first one past its cap and what to do instead."""
+    work = measure_tree(root)
+    worker.report(work.describe())
     for field, cap, name, instead in _CAPS:
         count = getattr(work, field)
         if count > cap:
-            about = "about " if field == "elements" else ""
-            raise TooLarge(
-                f"{url} has {about}{count:,} {name}, more than llmweb extracts ({cap:,}). {instead}", url
-            )
+            raise TooLarge(f"{url} has {count:,} {name}, more than llmweb extracts ({cap:,}). {instead}", url)
     return work
 
 
