@@ -39,11 +39,12 @@ from typing import Any, NoReturn
 from llmweb import config, doctor, exits, mcp_server
 from llmweb.arguments import validate_arguments
 from llmweb.errors import InvalidInput, LlmwebError
-from llmweb.fetch import FetchRequest, web_fetch
+from llmweb.fetch import FetchRequest
+from llmweb.fetch.page import fetch
 from llmweb.mcp_server import add_mcp_arguments
 from llmweb.render import error_object, render_error, render_fetch, render_research, render_search
-from llmweb.research import ResearchRequest, web_research
-from llmweb.search import DEFAULT_MAX_RESULTS, MOST_RESULTS, SearchRequest, validate_request, web_search
+from llmweb.research import ResearchRequest, research
+from llmweb.search import DEFAULT_MAX_RESULTS, MOST_RESULTS, SearchRequest, search, validate_request
 
 
 class _Parser(argparse.ArgumentParser):
@@ -153,7 +154,7 @@ def run_search(args: argparse.Namespace) -> int:
         max_results=args.max_results,
         safe_search=args.safe_search,
     )
-    response = web_search(**request.model_dump(), searxng_url=args.searxng_url)
+    response = search(request, searxng_url=args.searxng_url)
     if args.json:
         _print_json(response.model_dump(mode="json"))
     else:
@@ -165,7 +166,7 @@ def run_fetch(args: argparse.Namespace) -> int:
     request = validate_arguments(
         FetchRequest, {"url": args.url, "start": args.start, "max_chars": args.max_chars, "query": args.query}
     )
-    result = web_fetch(request.url, start=request.start, max_chars=request.max_chars, query=request.query)
+    result = fetch(request)
     if args.json:
         _print_json(result.model_dump(mode="json"))
     else:
@@ -184,7 +185,7 @@ def run_research(args: argparse.Namespace) -> int:
             "time_range": args.time_range,
         },
     )
-    result = web_research(**request.model_dump(), searxng_url=args.searxng_url)
+    result = research(request, searxng_url=args.searxng_url)
     if args.json:
         _print_json(result.model_dump(mode="json"))
     else:

@@ -38,7 +38,7 @@ from llmweb.errors import (
 )
 from llmweb.fetch import transport
 from llmweb.fetch.focus import RELATIVE_FLOOR, Span, rank_pages, sentence_end
-from llmweb.fetch.page import FetchResult, read_page
+from llmweb.fetch.page import MAX_TIMEOUT_SECONDS, FetchResult, read_page
 from llmweb.fetch.terms import Analyser
 from llmweb.search import MAX_QUERY_CHARS, SearchResponse, SearchResult, TimeRange, web_search
 
@@ -194,8 +194,27 @@ def web_research(
             "time_range": time_range,
         },
     )
-    if not timeout > 0:
-        raise InvalidInput(f"timeout must be a positive number of seconds, not {timeout!r}.")
+    return research(request, timeout=timeout, searxng_url=searxng_url, allow=allow, resolver=resolver)
+
+
+def research(
+    request: ResearchRequest,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    searxng_url: str | None = None,
+    allow: str | Iterable[str] | None = None,
+    resolver: transport.Resolver = transport.system_resolver,
+) -> ResearchResult:
+    """:func:`web_research` for a request already validated (the tools and the command line
+    validate the model's arguments once, as a :class:`ResearchRequest`)."""
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout <= MAX_TIMEOUT_SECONDS
+    ):
+        raise InvalidInput(
+            f"timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_SECONDS:g}, not {timeout!r}."
+        )
     started = time.monotonic()
     deadline = started + timeout
 

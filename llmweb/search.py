@@ -293,6 +293,18 @@ def web_search(
         time_range=time_range,
         safe_search=safe_search,
     )
+    return search(request, searxng_url=searxng_url, timeout=timeout, client=client)
+
+
+def search(
+    request: SearchRequest,
+    *,
+    searxng_url: str | None = None,
+    timeout: float = 20.0,
+    client: httpx.Client | None = None,
+) -> SearchResponse:
+    """:func:`web_search` for a request already validated (the tools and the command line
+    validate the model's arguments once, as a :class:`SearchRequest`)."""
     base = (searxng_url or config.searxng_url()).rstrip("/")
     try:
         if client is None:

@@ -22,7 +22,8 @@ from pydantic import BaseModel
 
 from llmweb.arguments import validate_arguments
 from llmweb.errors import InvalidInput, LlmwebError
-from llmweb.fetch import FetchRequest, web_fetch
+from llmweb.fetch import FetchRequest
+from llmweb.fetch.page import fetch
 from llmweb.render import (
     FETCH_TOOL,
     RESEARCH_TOOL,
@@ -32,8 +33,8 @@ from llmweb.render import (
     render_research,
     render_search,
 )
-from llmweb.research import ResearchRequest, web_research
-from llmweb.search import SearchRequest, web_search
+from llmweb.research import ResearchRequest, research
+from llmweb.search import SearchRequest, search
 
 
 @dataclass(frozen=True)
@@ -181,20 +182,18 @@ def answer_tool_call(
 
 
 def _search(request: SearchRequest, searxng_url: str | None, today: date) -> str:
-    response = web_search(**request.model_dump(), searxng_url=searxng_url)
+    response = search(request, searxng_url=searxng_url)
     return render_search(response, today=today, request=request)
 
 
 def _fetch(request: FetchRequest, allow: str | None) -> str:
-    result = web_fetch(
-        request.url, max_chars=request.max_chars, start=request.start, query=request.query, allow=allow
-    )
+    result = fetch(request, allow=allow)
     asked = request.max_chars if "max_chars" in request.model_fields_set else None
     return render_fetch(result, max_chars=asked)
 
 
 def _research(request: ResearchRequest, searxng_url: str | None, allow: str | None) -> str:
-    result = web_research(**request.model_dump(), searxng_url=searxng_url, allow=allow)
+    result = research(request, searxng_url=searxng_url, allow=allow)
     return render_research(result)
 
 

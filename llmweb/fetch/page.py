@@ -151,14 +151,35 @@ def web_fetch(
     request = validate_arguments(
         FetchRequest, {"url": url, "max_chars": max_chars, "start": start, "query": query}
     )
-    _check_program_arguments(
+    return fetch(
+        request,
         compressor=compressor,
         instruction=instruction,
+        allow=allow,
         max_bytes=max_bytes,
         timeout=timeout,
         compress_min_chars=compress_min_chars,
         resolver=resolver,
         max_memory=max_memory,
+    )
+
+
+def fetch(
+    request: FetchRequest,
+    *,
+    compressor: Compressor | None = None,
+    instruction: str | None = None,
+    allow: str | Iterable[str] | None = None,
+    max_bytes: int = limits.MAX_BYTES,
+    timeout: float = limits.TIMEOUT_SECONDS,
+    compress_min_chars: int = limits.COMPRESS_MIN_CHARS,
+    resolver: transport.Resolver = transport.system_resolver,
+    max_memory: int = limits.EXTRACT_MEMORY_BYTES,
+) -> FetchResult:
+    """:func:`web_fetch` for a request already validated (the tools and the command line
+    validate the model's arguments once, as a :class:`FetchRequest`)."""
+    _check_compressor_arguments(
+        compressor=compressor, instruction=instruction, compress_min_chars=compress_min_chars
     )
     result, text = read_page(
         request.url,
@@ -196,15 +217,7 @@ def read_page(
     for web_fetch; the arguments and errors are web_fetch's.
     """
     requested = check_fetch_url(url)
-    _check_program_arguments(
-        compressor=None,
-        instruction=None,
-        max_bytes=max_bytes,
-        timeout=timeout,
-        compress_min_chars=0,
-        resolver=resolver,
-        max_memory=max_memory,
-    )
+    _check_reading_arguments(max_bytes=max_bytes, timeout=timeout, resolver=resolver, max_memory=max_memory)
     rewrite = rewrite_for_text(requested)
     target = rewrite.url if rewrite else requested
     allowed = parse_allow_list(config.fetch_allow() if allow is None else allow)
@@ -245,24 +258,14 @@ MAX_TIMEOUT_SECONDS = 3600.0
 MAX_BYTE_ARGUMENT = 2**40
 
 
-def _check_program_arguments(
-    *,
-    compressor: object,
-    instruction: object,
-    max_bytes: object,
-    timeout: object,
-    compress_min_chars: object,
-    resolver: object,
-    max_memory: object,
+def _check_reading_arguments(
+    *, max_bytes: object, timeout: object, resolver: object, max_memory: object
 ) -> None:
-    """InvalidInput naming the first argument of the wrong type or out of range (the model's
-    arguments are FetchRequest's, ``allow`` is parse_allow_list's; these come from a calling program)."""
-    for name, value, low in (("max_bytes", max_bytes, 1), ("max_memory", max_memory, 1),
-                             ("compress_min_chars", compress_min_chars, 0)):  # fmt: skip
-        if not _whole_number(value) or not low <= value <= MAX_BYTE_ARGUMENT:  # type: ignore[operator]
-            raise InvalidInput(
-                f"{name} must be a whole number from {low} to {MAX_BYTE_ARGUMENT:,}, not {_shown(value)}."
-            )
+    """InvalidInput naming the first reading argument of the wrong type or out of range (the
+    model's arguments are FetchRequest's, ``allow`` is parse_allow_list's; these come from a
+    calling program)."""
+    for name, value in (("max_bytes", max_bytes), ("max_memory", max_memory)):
+        _check_whole_number(name, value, 1)
     if (
         not isinstance(timeout, int | float)
         or isinstance(timeout, bool)
@@ -271,12 +274,26 @@ def _check_program_arguments(
         raise InvalidInput(
             f"timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT_SECONDS:g}, not {_shown(timeout)}."
         )
-    if compressor is not None and not callable(compressor):
-        raise InvalidInput(f"compressor must be a function or None, not {_shown(compressor)}.")
     if not callable(resolver):
         raise InvalidInput(f"resolver must be a function of (host, port), not {_shown(resolver)}.")
+
+
+def _check_compressor_arguments(
+    *, compressor: object, instruction: object, compress_min_chars: object
+) -> None:
+    """InvalidInput naming the compressor argument a calling program passed wrong."""
+    _check_whole_number("compress_min_chars", compress_min_chars, 0)
+    if compressor is not None and not callable(compressor):
+        raise InvalidInput(f"compressor must be a function or None, not {_shown(compressor)}.")
     if instruction is not None and not isinstance(instruction, str):
         raise InvalidInput(f"instruction must be text or None, not {_shown(instruction)}.")
+
+
+def _check_whole_number(name: str, value: object, low: int) -> None:
+    if not _whole_number(value) or not low <= value <= MAX_BYTE_ARGUMENT:  # type: ignore[operator]
+        raise InvalidInput(
+            f"{name} must be a whole number from {low} to {MAX_BYTE_ARGUMENT:,}, not {_shown(value)}."
+        )
 
 
 def _whole_number(value: object) -> bool:
