@@ -11,9 +11,10 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import floors, loopback_guard
+from bench import floors
 from bench.paths import BENCH, RUNS
 from bench.report import PartResult, Target, header, summary_table
+from testbed import loopback_guard
 
 PARTS = {
     "text": "bench.text",

@@ -20,7 +20,7 @@ from htmldate import find_date
 
 from bench.paths import BENCH
 from bench.report import PartResult, Target, table
-from llmweb.fetch.extract import extract_page
+from llmweb.fetch.html.extract import extract_page
 
 LABELS = BENCH / "article_dates.json"
 
@@ -104,7 +104,7 @@ def report(part: PartResult, pages: Sequence[Page]) -> None:
         "(2026-12-01, the docs bench's manuals, which state no date): the text search found one on 20 of 40 "
         "rustdoc pages and on every Haddock and Javadoc page (version numbers, copyright years; the markup "
         "alone: none), and took 2.8 s on Haddock's GHC.Exts page. So web_fetch reads the markup only "
-        "(llmweb/fetch/metadata.py).",
+        "(llmweb/fetch/html/metadata.py).",
     )
     ours = part.figure("dates_right", right_by_way[WAYS[0][0]])
     theirs = right_by_way[WAYS[1][0]]

@@ -20,8 +20,8 @@ from typing import Any
 
 import yaml
 
-from bench import fake_brave
-from llmweb import stack
+from serve import stack
+from testbed import fake_brave
 
 OURS = "brave api"
 UPSTREAM = "braveapi"

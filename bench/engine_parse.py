@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench import brave_corpus
-from llmweb import stack
+from serve import stack
 
 ROUNDS = 5
 

@@ -35,7 +35,7 @@ class Extractor:
 def llmweb_extract(html: str, url: str) -> str:
     """What web_fetch returns for an HTML page: read_html_page's text (an error gives no text)."""
     from llmweb.errors import LlmwebError
-    from llmweb.fetch.extract import read_html_page
+    from llmweb.fetch.html.extract import read_html_page
 
     try:
         return read_html_page(html, url).text
@@ -115,7 +115,7 @@ READABILITY_PLAIN = Extractor(
     ("readability",),
 )
 LLMWEB = Extractor(
-    "web_fetch (llmweb.fetch.extract.read_html_page)",
+    "web_fetch (llmweb.fetch.html.extract.read_html_page)",
     "trafilatura tree + code blocks kept verbatim",
     llmweb_extract,
 )

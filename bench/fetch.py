@@ -1,5 +1,5 @@
 """Part 5: web_fetch end to end from a loopback server: time and peak memory, decompression
-bombs, and the hostile bodies of bench.attacks (cheap to download, once expensive to read).
+bombs, and the hostile bodies of testbed.attacks (cheap to download, once expensive to read).
 
 Each case runs in a fresh process (bench.fetch_case) with LLMWEB_FETCH_ALLOW=127.0.0.1,
 since the fetcher refuses loopback by default. The bombs are built streaming: 1 GiB of
@@ -24,11 +24,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.attacks import HOSTILE, hostile_answers
 from bench.report import MISSING, PartResult, Target, table
 from bench.scoring import median
-from llmweb import stack
 from llmweb.fetch import limits
+from serve import stack
+from testbed.attacks import HOSTILE, hostile_answers
 
 GIB = 1024**3
 BOMB_DECODED = GIB
@@ -378,7 +378,7 @@ def run(workdir: Path) -> PartResult:
         f"alone (peak read as {methods or 'unknown'}). CPU is this process's (the caller's) and its workers' "
         "(read from /proc every 10 ms), over all the calls of a case. The bombs are sent with their Content-Encoding "
         "whatever the request asked (web_fetch asks for gzip and deflate only). The hostile bodies "
-        "(bench/attacks.py) are small downloads that once took tens of seconds to minutes and hundreds of MB "
+        "(testbed/attacks.py) are small downloads that once took tens of seconds to minutes and hundreds of MB "
         f"to read; each must end within the {limits.TIMEOUT_SECONDS:g} s deadline (plus {STOP_SECONDS:g} s "
         f"to stop) and under +{HOSTILE_MEMORY_TARGET_MB} MB for the process tree. The last hostile rows are "
         "answers that break HTTP itself (endless `102 Processing`, a body compressed thousands of times), met "

@@ -15,8 +15,8 @@ from bench import focus_corpus, focus_polish
 from bench.report import PartResult, Target, table
 from bench.tokens_count import count_tokens, tokenizer_name
 from llmweb.fetch import FetchResult
-from llmweb.fetch.focus import Passage, PassageTerms, Scorer, focus_text
-from llmweb.fetch.terms import Analyser
+from llmweb.fetch.focus.passages import Passage, PassageTerms, Scorer, focus_text
+from llmweb.fetch.focus.terms import Analyser
 from llmweb.fetch.window import cut_window
 from llmweb.render import render_fetch
 

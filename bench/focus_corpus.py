@@ -41,7 +41,7 @@ import lxml.html
 from bench import docs_corpus
 from bench.paths import CACHE
 from llmweb.errors import LlmwebError
-from llmweb.fetch.extract import read_html_page
+from llmweb.fetch.html.extract import read_html_page
 
 MIN_PAGE_CHARS = 20_000
 KEY_WORDS = 30

@@ -1,7 +1,7 @@
 """Polish questions about English documentation, each with the English question a model would ask.
 
 Written by hand, as a Polish user would ask, for sections whose answer is known (the page
-and the section's id); the glossary (llmweb/fetch/glossary.py) was written before these
+and the section's id); the glossary (llmweb/fetch/focus/glossary.py) was written before these
 questions and was not changed for them. The English twin is what the tool description
 asks a model to send: the same question in the page's language.
 """

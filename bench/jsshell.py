@@ -16,16 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.attacks import outside_fence
 from bench.extractors import readability_lxml, trafilatura_default
 from bench.jsshell_corpus import KINDS, PAGES, JsPage
 from bench.paths import CACHE, REPO, shared_dir
 from bench.report import PartResult, Target, table
 from llmweb.errors import LlmwebError
-from llmweb.fetch.chrome import without_chrome
 from llmweb.fetch.content import decode_text
-from llmweb.fetch.extract import read_html_page
+from llmweb.fetch.html.extract import read_html_page
+from llmweb.fetch.javascript.chrome import without_chrome
 from llmweb.render import render_error
+from testbed.attacks import outside_fence
 
 EMBEDDED_TARGET = 0.8
 

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from bench import deployment
-from bench.attacks import ATTACKS, EVERY_KIND_CALLS, AttackServer, plan, run_fetch_load
-from bench.bad_inputs import TOOL_CASES
-from bench.faults import FaultyBrave, LoadReport, run_load, serving, wait_for_results
 from bench.report import PartResult, Target, table
-from llmweb import stack
 from llmweb.errors import SearchUnavailable, Timeout
 from llmweb.search import web_search
 from llmweb.tools import answer_tool_call
+from serve import stack
+from testbed.attacks import ATTACKS, EVERY_KIND_CALLS, AttackServer, plan, run_fetch_load
+from testbed.bad_inputs import TOOL_CASES
+from testbed.faults import FaultyBrave, LoadReport, run_load, serving, wait_for_results
 
 CLIENTS = 32
 FAULT_SECONDS = 30.0
@@ -204,7 +204,7 @@ def bad_inputs(part: PartResult) -> None:
     part.add(
         "### Bad input",
         "",
-        f"{len(TOOL_CASES)} unusable tool calls (tests/test_bad_input.py's table, bench/bad_inputs.py): "
+        f"{len(TOOL_CASES)} unusable tool calls (tests/test_bad_input.py's table, testbed/bad_inputs.py): "
         f"{clear} answered with their own clear error before any request.",
         "",
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.paths import REPO
-from llmweb import stack
+from serve import stack
 
 MISSING = float("nan")
 """A figure the run could not measure (a case crashed): never 0, which would pass a ceiling."""

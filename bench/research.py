@@ -28,13 +28,13 @@ from rank_bm25 import BM25Okapi
 from bench import docs_corpus, focus_corpus, focus_polish, research_questions
 from bench.report import PartResult, Target, table
 from bench.tokens_count import count_tokens, tokenizer_name
-from llmweb import stack
 from llmweb.errors import LlmwebError
 from llmweb.fetch import web_fetch
 from llmweb.fetch.page import read_page
 from llmweb.fetch.window import cut_window
 from llmweb.render import render_research
 from llmweb.research import DEFAULT_MAX_CHARS, DEFAULT_SOURCES, ResearchResult, web_research
+from serve import stack
 
 RESULTS = 8
 SEED = 25

@@ -28,10 +28,11 @@ import httpx
 import valkey
 from searx.botdetection import ip_limit
 
-from bench import brave_corpus, deployment, fake_brave, load, processes
+from bench import brave_corpus, deployment, load
 from bench.report import PartResult, Target, table
 from bench.scoring import percentile
-from llmweb import stack
+from serve import stack
+from testbed import fake_brave, processes
 
 CELL_SECONDS = 10.0
 WARMUP_SECONDS = 2.0

@@ -23,10 +23,10 @@ from urllib.parse import urlencode
 import httpx
 
 from bench import brave_corpus, deployment, engine_parse, load
-from bench.fake_brave import COUNT_PATH
 from bench.report import PartResult, Target, table
 from bench.scoring import percentile
-from llmweb import stack
+from serve import stack
+from testbed.fake_brave import COUNT_PATH
 
 LATENCY_ROUNDS = 300
 CONCURRENCY = (1, 8, 32)

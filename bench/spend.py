@@ -18,10 +18,10 @@ from typing import Any
 import httpx
 
 from bench import brave_corpus, deployment
-from bench.fake_brave import COUNT_PATH
 from bench.report import PartResult, Target, table
 from bench.scoring import percentile
 from llmweb.search import SEARXNG_HEADERS
+from testbed.fake_brave import COUNT_PATH
 
 SEED = 12
 SEARCHES = 200

@@ -11,7 +11,7 @@ The dev pages are split with a fixed seed into a tuning part (two thirds: the on
 looked at and tuned on) and a check part (one third), and every figure is given for both:
 the check part estimates what pages nobody tuned on will show.
 
-The ablation table scores each layer of web_fetch above trafilatura (:mod:`llmweb.fetch.layers`)
+The ablation table scores each layer of web_fetch above trafilatura (:mod:`llmweb.fetch.html.layers`)
 on the pages where it fires (``ExtractedPage.fired``, or the refusal raised): F1 with the
 layer and with only that layer switched off.
 """
@@ -34,8 +34,8 @@ from bench.extractors import Extractor, readability_lxml, trafilatura_default
 from bench.paths import CACHE
 from bench.report import PartResult, Target, table
 from llmweb.errors import LlmwebError, NeedsJavaScript, NoReadableText
-from llmweb.fetch.extract import read_html_page
-from llmweb.fetch.layers import ALL_LAYERS, LAYER_NAMES, Layers, without
+from llmweb.fetch.html.extract import read_html_page
+from llmweb.fetch.html.layers import ALL_LAYERS, LAYER_NAMES, Layers, without
 
 WCXB = CACHE / "wcxb"
 REPO_VARIABLE = "LLMWEB_WCXB_REPO"

@@ -89,14 +89,16 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'llmweb' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # once found, an ordinary attribute
-    return value
+# Out of mypy's sight: a module __getattr__ would make every misspelt import from llmweb type-check.
+if not TYPE_CHECKING:
 
+    def __getattr__(name: str) -> Any:
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module 'llmweb' has no attribute {name!r}")
+        value = getattr(importlib.import_module(home), name)
+        globals()[name] = value  # once found, an ordinary attribute
+        return value
 
-def __dir__() -> list[str]:
-    return sorted(__all__)
+    def __dir__() -> list[str]:
+        return sorted(__all__)

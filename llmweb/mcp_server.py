@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from llmweb import config, exits
 from llmweb.encodable import encodable_text
-from llmweb.fetch.addresses import Address, parse_address
+from llmweb.fetch.net.addresses import Address, parse_address
 from llmweb.prompt import SYSTEM_PROMPT
 from llmweb.tools import ToolAnswer, answer_tool_call, tool_definitions
 

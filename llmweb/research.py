@@ -4,7 +4,7 @@ Small local models do the search → choose → read loop badly (they stop after
 read one page, or read a whole page into a small context), so this does it for them:
 search once with the question, read the top results in parallel under one deadline, rank
 every page's passages as one collection with the ranking web_fetch's ``query`` uses
-(:func:`llmweb.fetch.focus.rank_pages`), and pack the best into ``max_chars``. Every passage
+(:func:`llmweb.fetch.focus.passages.rank_pages`), and pack the best into ``max_chars``. Every passage
 is a citation: its ``start`` and ``end`` are places in the text web_fetch reads from that
 address, so ``web_fetch(url, start=start)`` begins with it. A page that cannot be read never
 fails the call; it is listed in ``unread`` with the reason.
@@ -36,10 +36,10 @@ from llmweb.errors import (
     UnsupportedContent,
     UpstreamStatus,
 )
-from llmweb.fetch import transport
-from llmweb.fetch.focus import RELATIVE_FLOOR, Span, rank_pages, sentence_end
+from llmweb.fetch.focus.passages import RELATIVE_FLOOR, Span, rank_pages, sentence_end
+from llmweb.fetch.focus.terms import Analyser
+from llmweb.fetch.net import transport
 from llmweb.fetch.page import MAX_TIMEOUT_SECONDS, FetchResult, read_page
-from llmweb.fetch.terms import Analyser
 from llmweb.search import MAX_QUERY_CHARS, SearchResponse, SearchResult, TimeRange, web_search
 
 # What fits a 4,096-token window with room to answer: the system prompt (631 tokens) and the three

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: AGPL-3.0-or-later
 """llmweb's SearXNG plugins, the package ``searx.plugins.llmweb``.
 
-This folder is mounted (docker-compose.yml) or copied (llmweb/stack.py) into SearXNG's
+This folder is mounted (docker-compose.yml) or copied (serve/stack.py) into SearXNG's
 ``searx/plugins/`` as ``llmweb``, beside upstream's plugins and under a name of its own, so
 the image's precompiled bytecode cannot shadow it. settings/settings.yml names each plugin
 by its class path:

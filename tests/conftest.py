@@ -24,8 +24,8 @@ import yaml
 from hypothesis import settings as hypothesis_settings
 from pytest_httpserver import HTTPServer
 
-from bench.loopback_guard import LEAK_LOG_VARIABLE, install
-from llmweb import proxy, stack
+from serve import proxy, stack
+from testbed.loopback_guard import LEAK_LOG_VARIABLE, install
 
 # Hypothesis's per-example deadline is a timing assertion, and flaky on a busy 2-core machine.
 hypothesis_settings.register_profile("llmweb", deadline=None)
@@ -49,7 +49,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-# Steps off loopback (bench/loopback_guard.py) this process made, and the file Python
+# Steps off loopback (testbed/loopback_guard.py) this process made, and the file Python
 # subprocesses started with guarded_env write theirs to. Not for tests/compose, whose
 # containers legitimately talk over their Docker networks.
 LEFT_LOOPBACK: list[str] = []

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from llmweb.errors import InvalidInput
-from llmweb.fetch.addresses import classify_address, judge_address, parse_allow_list
+from llmweb.fetch.net.addresses import classify_address, judge_address, parse_allow_list
 
 NOTHING_ALLOWED = parse_allow_list("")
 

@@ -24,9 +24,9 @@ from conftest import BRAVE_PATH, brave_answer, brave_result
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from llmweb import stack
 from llmweb.prompt import SYSTEM_PROMPT
 from llmweb.tools import tool_definitions
+from serve import stack
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "agent_loop.py"
 QUESTION = "Czego potrzebuje limiter SearXNG?"

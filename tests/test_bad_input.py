@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from bench.bad_inputs import TOOL_CASES
-from llmweb import cli, stack
+from llmweb import cli
 from llmweb.tools import answer_tool_call
+from serve import stack
+from testbed.bad_inputs import TOOL_CASES
 
 NOWHERE = f"http://127.0.0.1:{stack.free_port()}"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bench import docs_corpus, floors, scoring
-from bench.fake_brave import answer_index
 from bench.report import MISSING
+from testbed.fake_brave import answer_index
 
 
 def test_identical_texts_score_one() -> None:
@@ -99,7 +99,7 @@ def test_a_query_without_a_number_gets_the_same_answer_in_every_process() -> Non
     # both engines' SearXNG processes and the bench must agree, whatever PYTHONHASHSEED is
     queries = [f"query about {word}" for word in ("rust", "python", "pogoda", "valkey", "brave", "kurs")]
     here = [answer_index(q, 60) for q in queries]
-    code = f"from bench.fake_brave import answer_index; print([answer_index(q, 60) for q in {queries!r}])"
+    code = f"from testbed.fake_brave import answer_index; print([answer_index(q, 60) for q in {queries!r}])"
     for seed in ("1", "2"):
         done = subprocess.run(
             [sys.executable, "-c", code],

@@ -21,7 +21,7 @@ from chromium import INSTALL_HINT, IPV6_PROBE_ADDRESS, Chromium, Connection, con
 from conftest import BRAVE_PATH, brave_answer, brave_result, keep_artifact, search_json
 from pytest_httpserver import HTTPServer
 
-from llmweb import stack
+from serve import stack
 
 QUERY = "asyncio pętla zdarzeń"
 

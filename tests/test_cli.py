@@ -22,11 +22,11 @@ from conftest import (
 )
 from pytest_httpserver import HTTPServer
 
-from bench.loopback_guard import guarded_env
-from llmweb import stack
 from llmweb.fetch import FetchResult
 from llmweb.search import SearchResponse, SearchResult, web_search
 from llmweb.tools import run_tool_call
+from serve import stack
+from testbed.loopback_guard import guarded_env
 
 LLMWEB = Path(sys.executable).with_name("llmweb")  # the console script pyproject declares
 NOWHERE = f"http://127.0.0.1:{stack.free_port()}"  # nothing listens here

@@ -27,7 +27,8 @@ from conftest import (
 )
 from pytest_httpserver import HTTPServer
 
-from llmweb import stack, web_search
+from llmweb import web_search
+from serve import stack
 
 QUERY = "python asyncio"
 # What python-requests sends of its own accord (LangChain and searxng-search use requests).

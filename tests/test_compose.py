@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from llmweb import stack
+from serve import stack
 
 REPO = Path(__file__).resolve().parent.parent
 IMAGE_ENGINES = "/usr/local/searxng/searx/engines/"

@@ -24,7 +24,7 @@ from conftest import (
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-from llmweb import stack
+from serve import stack
 
 
 def answer_with_one_result(brave: HTTPServer) -> None:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadableText
-from llmweb.fetch.extract import extract_page, find_bot_challenge, read_html_page
+from llmweb.fetch.html.extract import extract_page, find_bot_challenge, read_html_page
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 SENTENCE = "The committee met on Tuesday to discuss the annual budget for the city's parks and libraries. "

@@ -18,6 +18,7 @@ from werkzeug import Response
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText, UnsupportedContent, UpstreamStatus
 from llmweb.fetch import web_fetch
 from llmweb.fetch.content import decode_text, sniff_media_type
+from testbed.pdf import text_pdf
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 POLISH = (
@@ -41,37 +42,6 @@ def serve(
 
 def polish_page(meta: str = "") -> str:
     return f"<html><head>{meta}<title>Pangram</title></head><body><article><p>{POLISH}</p></article></body></html>"
-
-
-def build_pdf(pages: list[str | None], title: str | None = None) -> bytes:
-    """A minimal valid PDF: one Helvetica text line per page, or a drawn line where the text is None."""
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
-    kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(len(pages)))
-    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode())
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    for i, text in enumerate(pages):
-        content = (
-            f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode() if text is not None else b"10 10 m 200 200 l S"
-        )
-        objects.append(
-            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
-            f"/Contents {5 + 2 * i} 0 R >>".encode()
-        )
-        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content))
-    info = ""
-    if title is not None:
-        objects.append(f"<< /Title ({title}) >>".encode())
-        info = f" /Info {len(objects)} 0 R"
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R{info} >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
 
 
 # --- sniffing and decoding (pure) --------------------------------------------------------
@@ -239,7 +209,7 @@ def test_json_without_a_content_type_is_sniffed(httpserver_ipv4: HTTPServer) -> 
 
 
 def test_a_pdf_without_a_content_type_is_sniffed(httpserver_ipv4: HTTPServer) -> None:
-    result = web_fetch(serve_without_content_type(httpserver_ipv4, build_pdf(["No label at all."])))
+    result = web_fetch(serve_without_content_type(httpserver_ipv4, text_pdf(["No label at all."])))
     assert "No label at all." in result.text
 
 
@@ -249,9 +219,7 @@ def test_xml_comes_back_as_text(httpserver_ipv4: HTTPServer) -> None:
 
 
 def test_a_pdf_comes_back_as_its_text_layer(httpserver_ipv4: HTTPServer) -> None:
-    pdf = build_pdf(
-        ["The parks budget grew by four percent.", "Libraries open at nine."], title="Budget 2024"
-    )
+    pdf = text_pdf(["The parks budget grew by four percent.", "Libraries open at nine."], title="Budget 2024")
     result = web_fetch(serve(httpserver_ipv4, pdf, "application/pdf"))
     assert result.content_type == "application/pdf"
     assert result.title == "Budget 2024"
@@ -260,7 +228,7 @@ def test_a_pdf_comes_back_as_its_text_layer(httpserver_ipv4: HTTPServer) -> None
 
 
 def test_a_pdf_labelled_as_binary_is_still_read(httpserver_ipv4: HTTPServer) -> None:
-    pdf = build_pdf(["Sniffed from its magic bytes."])
+    pdf = text_pdf(["Sniffed from its magic bytes."])
     assert (
         "Sniffed from its magic bytes."
         in web_fetch(serve(httpserver_ipv4, pdf, "application/octet-stream")).text
@@ -268,7 +236,7 @@ def test_a_pdf_labelled_as_binary_is_still_read(httpserver_ipv4: HTTPServer) -> 
 
 
 def test_a_long_pdf_is_read_up_to_fifty_pages_and_says_so(httpserver_ipv4: HTTPServer) -> None:
-    pdf = build_pdf([f"Page number {n} here." for n in range(1, 52)])
+    pdf = text_pdf([f"Page number {n} here." for n in range(1, 52)])
     result = web_fetch(serve(httpserver_ipv4, pdf, "application/pdf"))
     assert "Page number 50 here." in result.text
     assert "Page number 51 here." not in result.text
@@ -277,7 +245,7 @@ def test_a_long_pdf_is_read_up_to_fifty_pages_and_says_so(httpserver_ipv4: HTTPS
 
 def test_a_pdf_without_a_text_layer_has_no_readable_text(httpserver_ipv4: HTTPServer) -> None:
     with pytest.raises(NoReadableText) as caught:
-        web_fetch(serve(httpserver_ipv4, build_pdf([None, None]), "application/pdf"))
+        web_fetch(serve(httpserver_ipv4, text_pdf([None, None]), "application/pdf"))
     assert "without a text layer" in str(caught.value)
 
 

@@ -15,8 +15,8 @@ from pytest_httpserver import HTTPServer
 
 from llmweb.cli import main as cli_main
 from llmweb.fetch import web_fetch
-from llmweb.fetch.focus import PASSAGE_CHARS, focus_text, split_passages
-from llmweb.fetch.terms import Analyser
+from llmweb.fetch.focus.passages import PASSAGE_CHARS, focus_text, split_passages
+from llmweb.fetch.focus.terms import Analyser
 from llmweb.tools import run_tool_call, tool_definitions
 
 

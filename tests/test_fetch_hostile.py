@@ -30,14 +30,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.attacks import CANARY, INSTRUCTION, outside_fence
-from bench.loopback_guard import parse_ip
 from llmweb.errors import InvalidInput, LlmwebError, RedirectRefused, UpstreamStatus
 from llmweb.fetch import FetchResult, web_fetch
-from llmweb.fetch.addresses import judge_address, parse_address, parse_allow_list
 from llmweb.fetch.content import decode_text
-from llmweb.fetch.transport import resolve_public_address
+from llmweb.fetch.net.addresses import judge_address, parse_address, parse_allow_list
+from llmweb.fetch.net.transport import resolve_public_address
 from llmweb.render import render_error, render_fetch
+from testbed.attacks import CANARY, INSTRUCTION, outside_fence
+from testbed.loopback_guard import parse_ip
 
 LOOPBACK = "127.0.0.1"
 

@@ -20,7 +20,7 @@ from pytest_httpserver import HTTPServer
 
 from llmweb.errors import Timeout, TooLarge, Unreachable, UnsupportedContent, UpstreamStatus
 from llmweb.fetch import web_fetch
-from llmweb.fetch.inflate import ContentDecoder, DecodedTooLarge
+from llmweb.fetch.net.inflate import ContentDecoder, DecodedTooLarge
 
 TEXT = " ".join(["Readable text that arrives compressed."] * 20)
 

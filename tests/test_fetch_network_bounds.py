@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bench.attacks import CANARY, outside_fence
 from llmweb.errors import (
     BlockedAddress,
     FetchTimeout,
@@ -30,6 +29,7 @@ from llmweb.errors import (
 from llmweb.fetch import FetchResult, web_fetch
 from llmweb.render import render_error, render_fetch
 from llmweb.tools import run_tool_call
+from testbed.attacks import CANARY, outside_fence
 
 LOOPBACK = "127.0.0.1"
 Answer = Callable[[socket.socket, bytes], None]

@@ -16,8 +16,8 @@ from pytest_httpserver import HTTPServer
 
 from llmweb.errors import BlockedAddress, InvalidInput, RedirectRefused
 from llmweb.fetch import web_fetch
-from llmweb.fetch.addresses import parse_allow_list
-from llmweb.fetch.transport import AddressRefused, Deadline, PinnedTransport, resolve_public_address
+from llmweb.fetch.net.addresses import parse_allow_list
+from llmweb.fetch.net.transport import AddressRefused, Deadline, PinnedTransport, resolve_public_address
 
 TEXT = "A plain text page served on loopback for the fetcher's safety tests."
 

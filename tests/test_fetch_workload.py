@@ -1,7 +1,7 @@
 """The work after the download is bounded: bodies that are cheap to send but were once
 expensive to read end in an error that names why, and no work outlives the answer.
 
-The hostile bodies are bench/attacks.py's; ``scripts/bench fetch`` measures their time and
+The hostile bodies are testbed/attacks.py's; ``scripts/bench fetch`` measures their time and
 memory, these tests their outcome. Pages come from pytest-httpserver on 127.0.0.1.
 """
 
@@ -19,12 +19,13 @@ from hypothesis import strategies as st
 from lxml.html import HtmlElement
 from pytest_httpserver import HTTPServer
 
-from bench.attacks import CANARY, HOSTILE, INSTRUCTION, TEXT_LINE, content_stream, pdf_document
 from llmweb.errors import NeedsJavaScript, Timeout, TooLarge
 from llmweb.fetch import web_fetch, worker
-from llmweb.fetch.extract import _parse
-from llmweb.fetch.markdown import CodeBlock, CodeBlocks, restore_code_blocks
-from llmweb.fetch.workload import count_possible_elements, measure_tree
+from llmweb.fetch.html.extract import _parse
+from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, restore_code_blocks
+from llmweb.fetch.html.workload import count_possible_elements, measure_tree
+from testbed.attacks import CANARY, HOSTILE, INSTRUCTION, TEXT_LINE, content_stream
+from testbed.pdf import pdf_document
 
 BY_NAME = {hostile.name: hostile for hostile in HOSTILE}
 DRAWING_LINE = b"0 0 m 100 100 l S\n"  # a line drawn, no text

@@ -14,8 +14,8 @@ import pytest
 
 from llmweb.errors import NeedsJavaScript, NoReadableText
 from llmweb.fetch import limits
-from llmweb.fetch.embedded import Budget, read_embedded
-from llmweb.fetch.extract import read_html_page
+from llmweb.fetch.html.extract import read_html_page
+from llmweb.fetch.javascript.embedded import Budget, read_embedded
 from llmweb.render import error_object, render_error
 
 URL = "https://food.example.com/recipes/42"

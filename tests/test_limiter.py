@@ -18,7 +18,7 @@ from conftest import (
 )
 from pytest_httpserver import HTTPServer
 
-from llmweb import stack
+from serve import stack
 
 # A script-like client: no browser headers at all. The pass list must let it through.
 PLAIN_HEADERS = {"User-Agent": "python-httpx/0.28", "Accept": "application/json"}

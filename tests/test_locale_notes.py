@@ -6,7 +6,7 @@ from typing import Any
 
 from conftest import shipped_settings
 
-from llmweb import stack
+from serve import stack
 
 
 def german(settings: dict[str, Any]) -> dict[str, Any]:

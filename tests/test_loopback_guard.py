@@ -1,4 +1,4 @@
-"""The session's loopback guard (bench/loopback_guard.py) tells loopback from the rest, as values.
+"""The session's loopback guard (testbed/loopback_guard.py) tells loopback from the rest, as values.
 
 Only pure checks: exercising the hook live would itself be a step off loopback.
 """
@@ -9,7 +9,7 @@ import socket
 
 import pytest
 
-from bench.loopback_guard import is_loopback_host, needs_dns, step_off_loopback
+from testbed.loopback_guard import is_loopback_host, needs_dns, step_off_loopback
 
 
 @pytest.mark.parametrize(

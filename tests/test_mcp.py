@@ -23,10 +23,10 @@ from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult, TextContent
 from pytest_httpserver import HTTPServer
 
-from bench.loopback_guard import guarded_env
-from llmweb import stack
 from llmweb.mcp_server import beyond_loopback_warning, bind_refusal, request_guard
 from llmweb.tools import run_tool_call, tool_definitions
+from serve import stack
+from testbed.loopback_guard import guarded_env
 
 LLMWEB = str(Path(sys.executable).with_name("llmweb"))
 T = TypeVar("T")

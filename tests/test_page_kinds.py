@@ -12,7 +12,7 @@ import json
 import pytest
 
 from llmweb.errors import NeedsJavaScript
-from llmweb.fetch.extract import read_html_page
+from llmweb.fetch.html.extract import read_html_page
 
 
 def page(body: str, head: str = "", title: str = "Example") -> str:

@@ -19,7 +19,7 @@ import pytest
 from conftest import BRAVE_PATH, SENTINEL_KEY, brave_answer, brave_result, search_json, write_test_settings
 from pytest_httpserver import HTTPServer
 
-from llmweb import stack
+from serve import stack
 
 TRACED_CALLS = "connect,sendto,sendmsg,sendmmsg"
 _INET = re.compile(r'sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]+)"\)')

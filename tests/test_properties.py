@@ -16,7 +16,7 @@ from searx.exceptions import SearxEngineAPIException
 
 from llmweb.errors import InvalidInput, LlmwebError, SearchUnavailable
 from llmweb.fetch.content import read_body
-from llmweb.fetch.rewrite import check_fetch_url
+from llmweb.fetch.net.rewrite import check_fetch_url
 from llmweb.search import parse_answer, validate_request
 
 engine = load_engine_module("llmwebbrave_properties")

@@ -1,4 +1,4 @@
-"""50 or more web_fetch calls at once, enough for every hostile kind of bench/attacks.py:
+"""50 or more web_fetch calls at once, enough for every hostile kind of testbed/attacks.py:
 ordinary pages beside tricklers, oversized bodies, gzip bombs, bodies costly to read and
 redirects into refused addresses (loopback forms only; 127.0.0.1 alone is allowed).
 
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.attacks import ATTACKS, EVERY_KIND_CALLS, AttackServer, FetchLoadReport, plan, run_fetch_load
+from testbed.attacks import ATTACKS, EVERY_KIND_CALLS, AttackServer, FetchLoadReport, plan, run_fetch_load
 
 DEADLINE = 10.0  # room for 50 threads on two cores, so a busy machine cannot flip an outcome
 TRICKLE_DEADLINE = 2.0

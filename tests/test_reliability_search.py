@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from conftest import ENGINE_NAME, write_test_settings
 
-from bench.faults import FaultyBrave, run_load, serving, wait_for_results
-from llmweb import stack
 from llmweb.errors import SearchUnavailable, Timeout
 from llmweb.search import web_search
+from serve import stack
+from testbed.faults import FaultyBrave, run_load, serving, wait_for_results
 
 ENGINE_TIMEOUT = 1.0
 MAX_BAN = 3

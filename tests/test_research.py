@@ -24,12 +24,12 @@ from mcp_types import TextContent
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from bench.loopback_guard import guarded_env
-from llmweb import stack
 from llmweb.fetch import web_fetch
 from llmweb.render import render_research
 from llmweb.research import ResearchResult, web_research
 from llmweb.tools import run_tool_call
+from serve import stack
+from testbed.loopback_guard import guarded_env
 
 LLMWEB = str(Path(sys.executable).with_name("llmweb"))
 BEGIN = re.compile(r"^<<<BEGIN UNTRUSTED PAGE TEXT (\w+)>>>$", re.MULTILINE)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from llmweb.errors import InvalidInput
-from llmweb.fetch.rewrite import (
+from llmweb.fetch.net.rewrite import (
     check_fetch_url,
     github_cli_hint,
     rewrite_for_text,

@@ -44,8 +44,8 @@ from conftest import (
 from pytest_httpserver import HTTPServer
 from searx.botdetection import ip_limit
 
-from bench import processes
-from llmweb import stack
+from serve import stack
+from testbed import processes
 
 BUDGET = 20
 REPLICAS = 2

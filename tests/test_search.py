@@ -22,9 +22,9 @@ from conftest import (
 )
 from pytest_httpserver import HTTPServer
 
-from llmweb import stack
 from llmweb.errors import InvalidInput, SearchUnavailable, Timeout
 from llmweb.search import parse_answer, validate_request, web_search
+from serve import stack
 
 
 def twenty_results(brave: HTTPServer) -> None:

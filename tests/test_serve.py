@@ -18,8 +18,8 @@ import pytest
 from conftest import BRAVE_PATH, SENTINEL_KEY, brave_answer, brave_result, write_test_settings
 from pytest_httpserver import HTTPServer
 
-from bench import processes
-from llmweb import stack
+from serve import stack
+from testbed import processes
 
 REPO = Path(__file__).resolve().parent.parent
 

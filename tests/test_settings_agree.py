@@ -13,9 +13,10 @@ import pytest
 import yaml
 from conftest import load_engine_module, shipped_settings
 
-from llmweb import config, stack
+from llmweb import config
 from llmweb.search import LAST_PAGE, SearchRequest
 from plugins import language
+from serve import stack
 
 engine: Any = load_engine_module()
 

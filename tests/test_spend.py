@@ -33,7 +33,8 @@ from conftest import (
 )
 from pytest_httpserver import HTTPServer
 
-from llmweb import SearchUnavailable, stack, web_search
+from llmweb import SearchUnavailable, web_search
+from serve import stack
 
 Change = Callable[[dict[str, Any]], None]
 REPO = Path(__file__).resolve().parent.parent

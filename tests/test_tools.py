@@ -28,12 +28,12 @@ from conftest import (
 from pydantic import BaseModel, Field
 from pytest_httpserver import HTTPServer
 
-from llmweb import stack
 from llmweb.fetch import FetchRequest
 from llmweb.render import neutralise_markers, render_search
 from llmweb.research import ResearchRequest
 from llmweb.search import SearchRequest, SearchResponse, SearchResult
 from llmweb.tools import answer_tool_call, argument_schema, run_tool_call, tool_definitions
+from serve import stack
 
 TODAY = date(2026, 11, 30)
 NOWHERE = f"http://127.0.0.1:{stack.free_port()}"  # nothing listens: no request can succeed here

@@ -1,12 +1,17 @@
 """web_fetch: read one web page for a local model, safely.
 
-Modules, pure core first: :mod:`.addresses` (which IPs may be reached), :mod:`.rewrite`
-(URL checks, GitHub rewrites), :mod:`.extract` and :mod:`.markdown` (HTML → text),
-:mod:`.content` (bytes → text by type, charsets), :mod:`.pdf` (a PDF's text, bounded),
-:mod:`.workload` (what a page will cost to extract), :mod:`.inflate` (bounded gzip),
-:mod:`.window` (paging), :mod:`.limits` (every bound); :mod:`.transport` is the only
-network code; :mod:`.worker` runs the extraction in a process the deadline and a memory
-ceiling bound; :mod:`.page` puts them together.
+Rooms, each with a docstring naming its modules:
+
+- :mod:`.net` — the network: transport (the only network code), addresses, rewrites, bounded
+  decompression, header values.
+- :mod:`.html` — reading HTML: extraction, its workload, manuals, threads, markdown, metadata.
+- :mod:`.javascript` — pages scripts fill in: the shell verdict and the embedded data.
+- :mod:`.focus` — a question about a page → the passages that answer it.
+
+And the modules that join them: :mod:`.page` (web_fetch itself: download, read, window or
+passages), :mod:`.content` (a body → text by what it really is, charsets), :mod:`.worker`
+(the extraction in a process the deadline and a memory ceiling bound), :mod:`.pdf` (a PDF's
+text layer, bounded), :mod:`.window` (paging and clipping), :mod:`.limits` (every bound).
 
 The names below are imported when first used (PEP 562): the worker process imports
 ``llmweb.fetch.worker`` without the network code.
@@ -23,9 +28,12 @@ if TYPE_CHECKING:
 __all__ = ["FetchRequest", "FetchResult", "web_fetch"]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in __all__:
-        raise AttributeError(f"module 'llmweb.fetch' has no attribute {name!r}")
-    value = getattr(importlib.import_module("llmweb.fetch.page"), name)
-    globals()[name] = value
-    return value
+# Out of mypy's sight: a module __getattr__ would make every misspelt import type-check.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        if name not in __all__:
+            raise AttributeError(f"module 'llmweb.fetch' has no attribute {name!r}")
+        value = getattr(importlib.import_module("llmweb.fetch.page"), name)
+        globals()[name] = value
+        return value

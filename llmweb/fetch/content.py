@@ -1,7 +1,7 @@
 """A response body → text, by what the body really is. Pure: bytes in, text out.
 
 The Content-Type header is a claim: magic bytes (``%PDF-``, PNG, ZIP…) and NUL bytes
-overrule it, and a missing or generic type is sniffed. HTML goes to :mod:`.extract`;
+overrule it, and a missing or generic type is sniffed. HTML goes to :mod:`.html.extract`;
 plain text, markdown, JSON and XML come back as text; PDFs give their text layer;
 everything else is refused with a message naming the type.
 """
@@ -18,11 +18,11 @@ from charset_normalizer.constant import IANA_SUPPORTED
 
 from llmweb.encodable import encodable_text
 from llmweb.errors import NoReadableText, TooLarge, UnsupportedContent
-from llmweb.fetch import header_values
-from llmweb.fetch.extract import find_bot_challenge, read_html_page
+from llmweb.fetch.html.extract import find_bot_challenge, read_html_page
+from llmweb.fetch.html.workload import check_html_workload
 from llmweb.fetch.limits import MAX_PDF_PAGES
+from llmweb.fetch.net import header_values
 from llmweb.fetch.pdf import read_pdf
-from llmweb.fetch.workload import check_html_workload
 
 
 class PageText(NamedTuple):

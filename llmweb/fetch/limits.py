@@ -27,7 +27,7 @@ MAX_PDF_PAGES = 50
 # under the memory ceiling, and well above what real pages hold (the most in any of the
 # 2,096 pages of Python's and Rust's manuals the docs bench unpacks, and the 4,800 pages of
 # Node.js, Django, Javadoc, Haddock and Doxygen manuals added since). They are counted in
-# the tree libxml2 built, before trafilatura sees it (:mod:`.workload`), after a bound in the
+# the tree libxml2 built, before trafilatura sees it (:mod:`.html.workload`), after a bound in the
 # text has kept the parse itself cheap; the worker's deadline and memory ceiling bound the rest.
 
 MAX_ELEMENTS = 100_000
@@ -110,7 +110,7 @@ MIN_TEXT_CHARS = 200
 """Below this much text (visible, or recovered from the page's embedded data) an HTML page
 is an empty shell: nothing of its subject reached the HTML."""
 
-# --- data a page embeds for its scripts (:mod:`.embedded`) ---------------------------
+# --- data a page embeds for its scripts (:mod:`.javascript.embedded`) ---------------------------
 # JSON-LD and framework state (__NEXT_DATA__, flight data, Nuxt payloads, Redux/Apollo
 # stores) are parsed, never run. A 5 MB page can be one state blob of a million tiny
 # strings or arrays nested thousands deep, so parsing and walking them is bounded too.

@@ -1,11 +1,11 @@
 """web_fetch: one URL → one window of its readable text, or an error that says what to do next.
 
-The steps, each in its own module: check and rewrite the URL (:mod:`.rewrite`), fetch
-within the safety limits (:mod:`.transport`, the only network code), turn the body into
-text (:mod:`.content`, :mod:`.extract`, :mod:`.pdf`) in a worker process bounded by the
+The steps, each in its own module: check and rewrite the URL (:mod:`.net.rewrite`), fetch
+within the safety limits (:mod:`.net.transport`, the only network code), turn the body into
+text (:mod:`.content`, :mod:`.html.extract`, :mod:`.pdf`) in a worker process bounded by the
 same deadline and a memory ceiling (:mod:`.worker`), optionally compress it
 (:mod:`llmweb.compress`), and cut the window (:mod:`.window`), or, given a question,
-choose the passages that answer it (:mod:`.focus`).
+choose the passages that answer it (:mod:`.focus.passages`).
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from llmweb.errors import (
     TooLarge,
     UpstreamStatus,
 )
-from llmweb.fetch import header_values, limits, transport, worker
-from llmweb.fetch.addresses import parse_allow_list
+from llmweb.fetch import limits, worker
 from llmweb.fetch.content import (
     PageText,
     bot_challenge,
@@ -38,9 +37,11 @@ from llmweb.fetch.content import (
     sniff_media_type,
     text_kind,
 )
-from llmweb.fetch.extract import challenge_message
-from llmweb.fetch.focus import Passage, focus_text
-from llmweb.fetch.rewrite import check_fetch_url, rewrite_for_text
+from llmweb.fetch.focus.passages import Passage, focus_text
+from llmweb.fetch.html.extract import challenge_message
+from llmweb.fetch.net import header_values, transport
+from llmweb.fetch.net.addresses import parse_allow_list
+from llmweb.fetch.net.rewrite import check_fetch_url, rewrite_for_text
 from llmweb.fetch.window import check_window, clip, cut_window
 
 

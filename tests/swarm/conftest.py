@@ -16,7 +16,7 @@ from compose.engine import EngineUnavailable, start_engine, stop_engine
 from compose.images import BuildRecord, Images, ensure_images
 from compose.tls import make_server_tls
 
-from llmweb.stack import free_port
+from serve.stack import free_port
 from swarm.stack import Stack, create_secrets, engine_entry, prepare, swarm_of_one_node
 
 BUILDS: list[BuildRecord] = []

@@ -1,6 +1,6 @@
 """A question about a long page → the passages of its text that answer it best. Pure.
 
-The page text is light markdown (:mod:`.markdown`), so its structure is in the text:
+The page text is light markdown (:mod:`llmweb.fetch.html.markdown`), so its structure is in the text:
 headings give each passage its place (``Coroutines and Tasks › Task Groups``), fenced code
 blocks stay whole, tables keep their header row. :func:`split_passages` cuts the text into
 passages of about :data:`PASSAGE_CHARS` along that structure; :func:`rank_passages` scores
@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from rank_bm25 import BM25Plus
 
-from llmweb.fetch import terms
+from llmweb.fetch.focus import terms
 
 # About a paragraph of documentation: a function's signature and first paragraph fit, and
 # several passages from different places fit the default 5,000 characters. The bench

@@ -41,9 +41,10 @@ from llmweb.errors import (
     Unreachable,
     UnsupportedContent,
 )
-from llmweb.fetch import header_values, limits
-from llmweb.fetch.addresses import AllowList, Refusal, judge_address
-from llmweb.fetch.inflate import (
+from llmweb.fetch import limits
+from llmweb.fetch.net import header_values
+from llmweb.fetch.net.addresses import AllowList, Refusal, judge_address
+from llmweb.fetch.net.inflate import (
     MAX_CODINGS,
     ContentDecoder,
     CorruptEncoding,
@@ -51,7 +52,7 @@ from llmweb.fetch.inflate import (
     TooManyCodings,
     UnknownEncoding,
 )
-from llmweb.fetch.rewrite import address_problem
+from llmweb.fetch.net.rewrite import address_problem
 
 PAGE_REQUEST_HEADERS = {
     "User-Agent": limits.USER_AGENT,

@@ -17,7 +17,7 @@ here (:mod:`.markdown`) without the backslash escapes trafilatura's markdown put
 Title and date come from :mod:`.metadata`.
 
 Bot challenges are refused; for pages that JavaScript fills in, :func:`read_html_page` reads
-the data the page embeds (:mod:`.embedded`) and lets :mod:`.shell` decide which text stands
+the data the page embeds (:mod:`llmweb.fetch.javascript.embedded`) and lets :mod:`llmweb.fetch.javascript.shell` decide which text stands
 for the page, or refuses an empty shell.
 """
 
@@ -36,19 +36,19 @@ from lxml.html import HtmlElement
 from trafilatura.settings import Extractor
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
-from llmweb.fetch.continuation import add_split_parts
-from llmweb.fetch.embedded import read_embedded
-from llmweb.fetch.layers import ALL_LAYERS, Layers
+from llmweb.fetch.html.continuation import add_split_parts
+from llmweb.fetch.html.layers import ALL_LAYERS, Layers
+from llmweb.fetch.html.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
+from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
+from llmweb.fetch.html.metadata import declares_article, page_title, published_date
+from llmweb.fetch.html.promotions import drop_promotions
+from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
+from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
+from llmweb.fetch.javascript.embedded import read_embedded
+from llmweb.fetch.javascript.payloads import SCRIPT_TYPES
+from llmweb.fetch.javascript.shell import judge
 from llmweb.fetch.limits import MIN_TEXT_CHARS
-from llmweb.fetch.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
-from llmweb.fetch.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
-from llmweb.fetch.metadata import declares_article, page_title, published_date
-from llmweb.fetch.payloads import SCRIPT_TYPES
-from llmweb.fetch.promotions import drop_promotions
-from llmweb.fetch.rewrite import github_cli_hint
-from llmweb.fetch.shell import judge
-from llmweb.fetch.threads import declares_thread, is_thread, replies_text
-from llmweb.fetch.workload import check_html_workload, check_tree_workload
+from llmweb.fetch.net.rewrite import github_cli_hint
 
 
 class ExtractedPage(NamedTuple):
@@ -79,13 +79,13 @@ def read_html_page(
 ) -> ExtractedPage:
     """Like :func:`extract_page`, but never hands back a challenge, an empty shell or chrome.
 
-    The page's embedded data (JSON-LD, framework state; :mod:`.embedded`) is read too, and
-    :mod:`.shell` decides by content which text stands for the page: the rendered text, that
+    The page's embedded data (JSON-LD, framework state; :mod:`llmweb.fetch.javascript.embedded`) is read too, and
+    :mod:`llmweb.fetch.javascript.shell` decides by content which text stands for the page: the rendered text, that
     text filled in from the data, or the data alone. Raises ChallengePage for bot checks,
     NeedsJavaScript for a shell whose subject only scripts fetch (with the page's own title
     and description, for the fenced answer), NoReadableText for a page without text, and
     TooLarge, before extraction, for a page with more elements, table cells, links or code
-    blocks than :mod:`.limits` allows (:mod:`.workload`). Errors name ``url``; the page is read
+    blocks than :mod:`llmweb.fetch.limits` allows (:mod:`.workload`). Errors name ``url``; the page is read
     as the one at ``page_url`` (default ``url``), where a redirect may have led. ``layers``
     switches layers off for the bench (:mod:`.layers`).
     """

@@ -5,7 +5,7 @@ The same pieces docker-compose.yml wires together: SearXNG from the installed
 settings folder, our engine module and our plugins, plus a valkey/redis server for the
 limiter. With ``--replicas N``, the shape of the compose scale profile: N SearXNG
 processes on loopback ports of their own, one secret and one valkey for all, behind Caddy
-(:mod:`llmweb.proxy`) on the usual address. ``scripts/serve`` runs :func:`main`; the tests
+(:mod:`serve.proxy`) on the usual address. ``scripts/serve`` runs :func:`main`; the tests
 and ``scripts/bench`` start the very same processes through :func:`start_valkey`,
 :func:`start_searxng`, :class:`Replica` and :func:`start_proxy`.
 
@@ -36,7 +36,7 @@ from typing import Any
 import dotenv
 import yaml
 
-from llmweb import proxy
+from serve import proxy
 
 REPO = Path(__file__).resolve().parent.parent
 """The repository holding settings/ and engines/ (this package is installed editable)."""
@@ -79,7 +79,7 @@ def upstream_version() -> str:
 
 VERSION_FROZEN = """\
 # SPDX-License-Identifier: AGPL-3.0-or-later
-# Written by llmweb's stack (llmweb/stack.py), as upstream's own build writes it
+# Written by llmweb's stack (serve/stack.py), as upstream's own build writes it
 # (python -m searx.version freeze): the upstream version of the bundled searx code.
 VERSION_STRING = "{version}"
 VERSION_TAG = "{version}"

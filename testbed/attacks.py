@@ -42,6 +42,7 @@ from llmweb.errors import (
 )
 from llmweb.fetch import limits, web_fetch
 from llmweb.render import render_error, render_fetch
+from testbed.pdf import pdf_document
 
 BOMB_DECODED_BYTES = 1 << 30  # 1 GiB of zeros, about 1 MB gzip-compressed
 BIG_BODY_BYTES = 8 << 20  # past the 5 MB cap, sent chunked with no Content-Length
@@ -234,34 +235,6 @@ def content_stream(line: bytes, size: int) -> bytes:
     for start in range(0, max(1, size // len(line)), per_piece):
         parts.append(packer.compress(line * min(per_piece, size // len(line) - start)))
     return b"".join([*parts, packer.flush()])
-
-
-def pdf_document(streams: list[bytes], pages: list[int]) -> bytes:
-    """A PDF whose page ``i`` draws the deflated content stream ``streams[pages[i]]``; pages
-    may share a stream, as they may in a real file."""
-    first_stream, first_page = 4, 4 + len(streams)
-    kids = " ".join(f"{first_page + i} 0 R" for i in range(len(pages)))
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        *(b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(s), s) for s in streams),
-        *(
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
-            b"/Contents %d 0 R >>" % (first_stream + index)
-            for index in pages
-        ),
-    ]
-    pdf = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(pdf))
-        pdf += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(pdf)
-    pdf += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    pdf += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    pdf += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(pdf)
 
 
 def shared_stream_pdf(pages: int, stream_bytes: int) -> bytes:

@@ -1,4 +1,4 @@
-"""Installs bench/loopback_guard.py in a Python subprocess a test starts with ``guarded_env``.
+"""Installs testbed/loopback_guard.py in a Python subprocess a test starts with ``guarded_env``.
 
 Loaded by file path, not by putting tests/ on the subprocess's path, where its modules
 (conftest, chromium, compose) would shadow others.

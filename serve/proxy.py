@@ -42,8 +42,8 @@ def caddyfile(host: str, port: int, upstreams: Sequence[str], policy: Path) -> s
     if not upstreams:
         raise ValueError("a proxy needs at least one upstream")
     return f"""\
-# Written by scripts/serve --replicas (llmweb/proxy.py) at every start; change
-# {policy.name} or llmweb/proxy.py instead.
+# Written by scripts/serve --replicas (serve/proxy.py) at every start; change
+# {policy.name} or serve/proxy.py instead.
 {{
 	admin off
 	auto_https off

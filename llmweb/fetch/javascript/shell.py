@@ -14,8 +14,8 @@ import re
 from dataclasses import replace
 from typing import Literal, NamedTuple
 
-from llmweb.fetch.chrome import without_chrome
-from llmweb.fetch.embedded import Block, EmbeddedText
+from llmweb.fetch.javascript.chrome import without_chrome
+from llmweb.fetch.javascript.embedded import Block, EmbeddedText
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 
 Kind = Literal["visible", "embedded", "description", "shell", "chrome", "empty"]

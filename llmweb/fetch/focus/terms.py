@@ -25,7 +25,7 @@ from itertools import chain
 
 import Stemmer
 
-from llmweb.fetch import glossary
+from llmweb.fetch.focus import glossary
 
 # An identifier with its inner connectors: asyncio.gather, std::vec::Vec, --max-chars, a_b.
 _WORD = re.compile(r"\w+(?:(?:\.|::|-)\w+)*")

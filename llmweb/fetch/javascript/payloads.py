@@ -10,7 +10,7 @@ A Nuxt 2 payload is a function called with its values: the values are put in pla
 parameters by text substitution. Nothing a page wrote is ever run.
 
 Every page is read within :class:`Budget`: script text parsed, values walked, nesting
-depth and a time budget (:mod:`.limits`); data past them is skipped, and reading goes on
+depth and a time budget (:mod:`llmweb.fetch.limits`); data past them is skipped, and reading goes on
 with what was found.
 """
 
@@ -28,7 +28,7 @@ import chompjs
 from lxml.html import HtmlElement
 
 from llmweb.fetch import limits
-from llmweb.fetch.header_values import known_state_name
+from llmweb.fetch.net.header_values import known_state_name
 
 
 @dataclass

@@ -7,7 +7,7 @@ answer) raises the ordinary network error instead, so the code under test takes 
 failure path, and is recorded, so the test session fails loudly (tests/conftest.py).
 
 It guards the tests (tests/conftest.py) and scripts/bench (bench/__main__.py).
-A Python subprocess gets the same hook from bench/loopback_site/sitecustomize.py when its
+A Python subprocess gets the same hook from testbed/loopback_site/sitecustomize.py when its
 environment has PYTHONPATH pointing there (``guarded_env``); it records into the file named by
 LLMWEB_TEST_LEAK_LOG, which the session reads.
 """

@@ -13,10 +13,10 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from llmweb.fetch.app_state import state_text
-from llmweb.fetch.header_values import known_schema_type
-from llmweb.fetch.payloads import Budget, Payload, find_payloads
-from llmweb.fetch.schema_org import read_json_ld
+from llmweb.fetch.javascript.app_state import state_text
+from llmweb.fetch.javascript.payloads import Budget, Payload, find_payloads
+from llmweb.fetch.javascript.schema_org import read_json_ld
+from llmweb.fetch.net.header_values import known_schema_type
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Which of web_fetch's layers above trafilatura run, as data: a switch for each. Pure.
 
-:func:`llmweb.fetch.extract.read_html_page` takes a :class:`Layers` (default: all on) and
+:func:`llmweb.fetch.html.extract.read_html_page` takes a :class:`Layers` (default: all on) and
 reports in ``ExtractedPage.fired`` the layers that changed its answer, so the bench
 (bench/wcxb.py) can score each layer on the pages where it fires, with and without it,
 without patching the code it measures.

@@ -23,7 +23,7 @@ from typing import Any
 import lxml.html
 from lxml import etree
 
-from llmweb.fetch.payloads import Budget
+from llmweb.fetch.javascript.payloads import Budget
 
 # Keys whose values are never the page's text, compared lowercased.
 _MACHINE_KEYS = frozenset(

@@ -1,6 +1,6 @@
 """A fake Brave Search API on loopback: canned answers, fast enough not to be what a load test measures.
 
-Runs as its own process (``python -m bench.fake_brave --corpus FILE --port N``) so it
+Runs as its own process (``python -m testbed.fake_brave --corpus FILE --port N``) so it
 does not share a GIL with the load generator. Asyncio, HTTP/1.1 keep-alive, answers
 pre-serialised and pre-gzipped. The answer is chosen by the last number in ``q``
 (modulo the corpus size), or by a hash of ``q`` when it has none, so the same query
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from llmweb import stack
+from serve import stack
 
 BRAVE_PATH = "/res/v1/web/search"
 COUNT_PATH = "/__requests"
@@ -112,7 +112,7 @@ def start(answers: list[dict[str, Any]], workdir: Path, delay: float = 0.0) -> s
     corpus.write_text(json.dumps(answers, ensure_ascii=False))
     port = stack.free_port()
     log = workdir / "fake-brave.log"
-    cmd = [sys.executable, "-m", "bench.fake_brave", "--corpus", str(corpus), "--port", str(port)]
+    cmd = [sys.executable, "-m", "testbed.fake_brave", "--corpus", str(corpus), "--port", str(port)]
     cmd += ["--delay", str(delay)]
     with log.open("wb") as out:
         popen = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=stack.REPO)

@@ -3,7 +3,7 @@
 Extraction cost grows with the number of elements, not bytes: 4.8 MB of ``<td>x`` is 950,000
 table cells (trafilatura took 37 s and 1.6 GB), while a 5 MB article of long paragraphs
 extracts in 2 s. libxml2's parse is cheap next to it (about 1 µs and 300 bytes an element),
-so the caps of :mod:`.limits` are kept in two steps: in the text, an over-estimate that no
+so the caps of :mod:`llmweb.fetch.limits` are kept in two steps: in the text, an over-estimate that no
 markup can walk around bounds what the parse may build, and start tags counted outside
 scripts and comments refuse the plain cases without a parse (:func:`check_html_workload`);
 in the tree, the exact counts of what it built are held to the caps before trafilatura sees

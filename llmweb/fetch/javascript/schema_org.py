@@ -17,8 +17,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from llmweb.fetch.app_state import html_paragraphs
-from llmweb.fetch.payloads import Budget
+from llmweb.fetch.javascript.app_state import html_paragraphs
+from llmweb.fetch.javascript.payloads import Budget
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,14 @@
+"""Reading HTML: a page's markup → its main text as light markdown, title and date. Pure.
+
+- :mod:`.extract` — the reading itself: manuals read whole, other pages through trafilatura.
+- :mod:`.workload` — what a page will cost to read, counted before the parse and after it.
+- :mod:`.manual` — whether a page is a manual, its main region, and that region read whole.
+- :mod:`.threads` — the replies of forum threads, Q&A and comment pages.
+- :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
+- :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
+- :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.
+- :mod:`.metadata` — the page's title and the publication date it states.
+- :mod:`.layers` — which layers above trafilatura run, as data (the bench switches them).
+
+Pages that scripts fill in are judged by :mod:`llmweb.fetch.javascript`.
+"""
