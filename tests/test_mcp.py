@@ -259,7 +259,7 @@ def test_http_on_another_loopback_address_serves_a_client_that_uses_its_address(
 
     with mcp_over_http("127.0.0.2") as (host, port):
         schemas = anyio.run(main, f"http://{host}:{port}/mcp")
-    assert set(schemas) == {"web_search", "web_fetch"}
+    assert set(schemas) == {"web_search", "web_fetch", "web_research"}
 
 
 # The checks that guard a bind beyond loopback are tested as the values they return: a test

@@ -61,7 +61,8 @@ def test_the_key_appears_in_no_log_answer_or_error_after_searches_and_failures(
 
 # A key written as a value: BRAVE_API_KEY=abc…, api_key: "abc…", X-Subscription-Token: abc…
 KEY_ASSIGNMENT = re.compile(
-    rb"(BRAVE_API_KEY|api_key|X-Subscription-Token)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_-]{16,})"
+    # a value, not a call: `api_key = secret_from_environment(...)` reads the key, it holds none
+    rb"(BRAVE_API_KEY|api_key|X-Subscription-Token)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_-]{16,})(?![\w(-])"
 )
 
 
