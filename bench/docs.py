@@ -109,6 +109,22 @@ def extract_all(extractor: Extractor, pages: list[docs_corpus.DocPage]) -> Tally
 
 def run(workdir: Path) -> PartResult:
     part = PartResult("docs", "4. Extraction on technical documentation")
+    corpora = _corpora(part)
+    if not corpora:
+        part.targets.append(Target("docs corpus", "available", "apt could not provide it", None))
+        return part
+    rows, version_rows, ours = _extractor_rows(part, corpora)
+    part.add(*_method_and_tables(corpora, rows, version_rows))
+    if ours:
+        total = _per_generator_figures(part, ours)
+        _overall_figures(part, total)
+    if len(corpora) < len(docs_corpus.DOC_SETS):
+        part.add("", "Targets are judged on the doc sets that could be fetched only.")
+    return part
+
+
+def _corpora(part: PartResult) -> dict[str, list[docs_corpus.DocPage]]:
+    """The pages of each doc set apt could provide, by kind; a note for each one it could not."""
     corpora: dict[str, list[docs_corpus.DocPage]] = {}
     for doc_set in docs_corpus.DOC_SETS:
         try:
@@ -116,12 +132,18 @@ def run(workdir: Path) -> PartResult:
             part.say(f"{doc_set.kind}: {len(corpora[doc_set.kind])} pages")
         except docs_corpus.CorpusUnavailable as exc:
             part.add(f"**Skipped {doc_set.kind}:** {exc}", "")
-    if not corpora:
-        part.targets.append(Target("docs corpus", "available", "apt could not provide it", None))
-        return part
+    return corpora
 
-    rows: list[tuple[object, ...]] = []
-    version_rows: list[tuple[object, ...]] = []
+
+Row = tuple[object, ...]
+
+
+def _extractor_rows(
+    part: PartResult, corpora: dict[str, list[docs_corpus.DocPage]]
+) -> tuple[list[Row], list[Row], dict[str, Tally]]:
+    """Every extractor on every doc set: the scores' rows, the version lines' rows and llmweb's tallies."""
+    rows: list[Row] = []
+    version_rows: list[Row] = []
     ours: dict[str, Tally] = {}
     for extractor in EXTRACTORS:
         missing = extractor.missing()
@@ -146,13 +168,19 @@ def run(workdir: Path) -> PartResult:
         part.say(
             f"{extractor.name}: F1 {scoring.scores(total.counts_bag).f1:.3f}, code {total.share(total.blocks_normalised, total.blocks):.1%}"
         )
+    return rows, version_rows, ours
 
+
+def _method_and_tables(
+    corpora: dict[str, list[docs_corpus.DocPage]], rows: list[Row], version_rows: list[Row]
+) -> tuple[str, ...]:
+    """What was measured and how, the scores' table and the version lines' table."""
     described = "; ".join(
         f"{kind}: {len(pages)} pages from {next(d for d in docs_corpus.DOC_SETS if d.kind == kind).package} "
         f"(main content `{next(d for d in docs_corpus.DOC_SETS if d.kind == kind).main_xpath}`)"
         for kind, pages in corpora.items()
     )
-    part.add(
+    return (
         f"Pages picked at random with seed {docs_corpus.SEED} from Debian's documentation packages "
         f"(apt-get download, unpacked into var/bench-cache/): {described}. Gold text = the text of the page's "
         "main-content element, without scripts, styles and an iframe's fallback; code blocks = its `<pre>` "
@@ -185,43 +213,46 @@ def run(workdir: Path) -> PartResult:
         "",
         table(("extractor", *corpora, "all"), version_rows),
     )
-    if ours:
-        total = Tally()
-        for kind, tally in ours.items():
-            total = total.merged(tally)
-            doc_set = next(d for d in docs_corpus.DOC_SETS if d.kind == kind)
-            f1 = part.figure(f"f1_{doc_set.slug}", scoring.scores(tally.counts_bag).f1)
-            lines = part.figure(
-                f"code_lines_exact_{doc_set.slug}", tally.share(tally.lines_exact, tally.lines)
-            )
-            part.targets += [
-                Target(f"F1 on {kind}", f"≥ {F1_TARGET}", f"{f1:.3f}", f1 >= F1_TARGET),
-                Target(
-                    f"code lines exact on {kind}",
-                    f"≥ {LINES_TARGET:.1%}",
-                    f"{lines:.1%}",
-                    lines >= LINES_TARGET,
-                ),
-            ]
-        f1 = part.figure("f1", scoring.scores(total.counts_bag).f1)
-        normalised = part.figure("code_blocks_normalised", total.share(total.blocks_normalised, total.blocks))
-        exact = part.figure("code_blocks_exact", total.share(total.blocks_exact, total.blocks))
-        part.figure("version_lines_kept", total.share(total.version_lines_kept, total.version_lines))
+
+
+def _per_generator_figures(part: PartResult, ours: dict[str, Tally]) -> Tally:
+    """web_fetch's F1 and exact code lines on each generator, with their targets; returns the merged tally."""
+    total = Tally()
+    for kind, tally in ours.items():
+        total = total.merged(tally)
+        doc_set = next(d for d in docs_corpus.DOC_SETS if d.kind == kind)
+        f1 = part.figure(f"f1_{doc_set.slug}", scoring.scores(tally.counts_bag).f1)
+        lines = part.figure(f"code_lines_exact_{doc_set.slug}", tally.share(tally.lines_exact, tally.lines))
         part.targets += [
+            Target(f"F1 on {kind}", f"≥ {F1_TARGET}", f"{f1:.3f}", f1 >= F1_TARGET),
             Target(
-                "code blocks kept, whitespace-normalised, all generators",
-                f"≥ {CODE_TARGET:.0%}",
-                f"{normalised:.1%}",
-                normalised >= CODE_TARGET,
-            ),
-            Target(
-                "code blocks kept, exact lines and indentation, all generators",
-                f"≥ {CODE_TARGET:.0%}",
-                f"{exact:.1%}",
-                exact >= CODE_TARGET,
+                f"code lines exact on {kind}",
+                f"≥ {LINES_TARGET:.1%}",
+                f"{lines:.1%}",
+                lines >= LINES_TARGET,
             ),
         ]
-        part.say(f"web_fetch: F1 {f1:.3f} on all generators")
-    if len(corpora) < len(docs_corpus.DOC_SETS):
-        part.add("", "Targets are judged on the doc sets that could be fetched only.")
-    return part
+    return total
+
+
+def _overall_figures(part: PartResult, total: Tally) -> None:
+    """web_fetch's F1, code blocks and version lines over all generators, with the code blocks' targets."""
+    f1 = part.figure("f1", scoring.scores(total.counts_bag).f1)
+    normalised = part.figure("code_blocks_normalised", total.share(total.blocks_normalised, total.blocks))
+    exact = part.figure("code_blocks_exact", total.share(total.blocks_exact, total.blocks))
+    part.figure("version_lines_kept", total.share(total.version_lines_kept, total.version_lines))
+    part.targets += [
+        Target(
+            "code blocks kept, whitespace-normalised, all generators",
+            f"≥ {CODE_TARGET:.0%}",
+            f"{normalised:.1%}",
+            normalised >= CODE_TARGET,
+        ),
+        Target(
+            "code blocks kept, exact lines and indentation, all generators",
+            f"≥ {CODE_TARGET:.0%}",
+            f"{exact:.1%}",
+            exact >= CODE_TARGET,
+        ),
+    ]
+    part.say(f"web_fetch: F1 {f1:.3f} on all generators")

@@ -266,18 +266,52 @@ def run_case(base: str, case: Case) -> CaseResult:
     return CaseResult(**json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+_HTML_TYPE = (("Content-Type", "text/html; charset=utf-8"),)
+
+
 def run(workdir: Path) -> PartResult:
     part = PartResult("fetch", "5. web_fetch end to end")
-    html_type = (("Content-Type", "text/html; charset=utf-8"),)
+    routes, brotli_built = _page_and_bomb_routes()
+    cases = _page_and_bomb_cases(routes)
+    hostile_cases = _hostile_cases(routes)
+    rows: list[tuple[object, ...]] = []
+    methods = ""
+    hostile_results: list[CaseResult] = []
+    with serving(routes) as base:
+        for case in [*cases, *hostile_cases]:
+            got = run_case(base, case)
+            methods = got.method or methods
+            rows.append(_row(part, case, got))
+            if case in hostile_cases:
+                part.targets.append(_hostile_target(case, got))
+                hostile_results.append(got)
+            else:
+                _page_or_bomb_verdict(part, case, got)
+    _hostile_figures(part, hostile_cases, hostile_results)
+    part.add(_method_note(methods), "", _cases_table(rows))
+    if not brotli_built:
+        part.add("", "The brotli bomb was not built: the brotli package is not installed (bench extra).")
+        part.targets.append(
+            Target("brotli bomb", "refused, < 100 MB", "not measured: brotli not installed", None)
+        )
+    return part
+
+
+def _page_and_bomb_routes() -> tuple[dict[str, Served], bool]:
+    """The warm-up page, the two article pages and the bombs; whether the brotli bomb could be built."""
     routes = {
-        "/warmup": Served(article_html(4_000), html_type),
-        "/page-100k": Served(article_html(100_000), html_type),
-        "/page-5m": Served(article_html(limits.MAX_BYTES - 50_000), html_type),
-        "/bomb.gz": Served(gzip_bomb(BOMB_DECODED), (*html_type, ("Content-Encoding", "gzip"))),
+        "/warmup": Served(article_html(4_000), _HTML_TYPE),
+        "/page-100k": Served(article_html(100_000), _HTML_TYPE),
+        "/page-5m": Served(article_html(limits.MAX_BYTES - 50_000), _HTML_TYPE),
+        "/bomb.gz": Served(gzip_bomb(BOMB_DECODED), (*_HTML_TYPE, ("Content-Encoding", "gzip"))),
     }
     brotli = brotli_bomb(BOMB_DECODED)
     if brotli is not None:
-        routes["/bomb.br"] = Served(brotli, (*html_type, ("Content-Encoding", "br")))
+        routes["/bomb.br"] = Served(brotli, (*_HTML_TYPE, ("Content-Encoding", "br")))
+    return routes, brotli is not None
+
+
+def _page_and_bomb_cases(routes: dict[str, Served]) -> list[Case]:
     page_5m = len(routes["/page-5m"].body) / 1e6
     cases = [
         Case("100 KB article page", "/page-100k", 5, None),
@@ -294,13 +328,18 @@ def run(workdir: Path) -> PartResult:
             ("TooLarge",),
         ),
     ]
-    if brotli is not None:
+    if "/bomb.br" in routes:
         # web_fetch never asks for br; refusing the encoding is as good as stopping at the cap
         refusals = ("TooLarge", "UnsupportedContent")
+        brotli = routes["/bomb.br"].body
         cases.append(
             Case(f"brotli bomb: 1 GiB of zeros in {len(brotli) / 1e3:.1f} KB", "/bomb.br", 1, refusals)
         )
+    return cases
 
+
+def _hostile_cases(routes: dict[str, Served]) -> list[Case]:
+    """The hostile bodies and answers of testbed.attacks, each added to ``routes``."""
     for hostile in HOSTILE:
         headers = (("Content-Type", hostile.content_type),)
         routes[f"/hostile/{hostile.name}"] = Served(hostile.body, headers, hostile.chunked)
@@ -319,44 +358,45 @@ def run(workdir: Path) -> PartResult:
         )
         ends = tuple(e.__name__ for e in answer.outcomes)
         hostile_cases.append(Case(answer.label, f"/hostile/{answer.name}", 1, ends))
+    return hostile_cases
 
-    rows: list[tuple[object, ...]] = []
-    methods = ""
-    hostile_results: list[CaseResult] = []
-    with serving(routes) as base:
-        for case in [*cases, *hostile_cases]:
-            got = run_case(base, case)
-            methods = got.method or methods
-            timing = (
-                "not measured"
-                if not got.time_measured
-                else f"{median(got.seconds) * 1000:.0f} ms (median of {case.repeat})"
-                if case.repeat > 1
-                else f"{got.seconds[0]:.2f} s"
+
+def _row(part: PartResult, case: Case, got: CaseResult) -> tuple[object, ...]:
+    """The case's row of the table (time, CPU, memory, outcome), said on the console too."""
+    timing = (
+        "not measured"
+        if not got.time_measured
+        else f"{median(got.seconds) * 1000:.0f} ms (median of {case.repeat})"
+        if case.repeat > 1
+        else f"{got.seconds[0]:.2f} s"
+    )
+    if got.memory_measured:
+        baseline = f"{got.tree_baseline_kib / 1024:.0f} MB"
+        grown, own = f"{got.tree_grown_mb:.1f} MB", f"{got.grown_mb:.1f} MB"
+    else:
+        baseline = grown = own = "not measured"
+    part.say(f"{case.label}: {got.outcome()[:80]}, {timing}, +{got.tree_grown_mb:.1f} MB")
+    return (case.label, timing, got.cpu(), baseline, grown, own, got.outcome())
+
+
+def _page_or_bomb_verdict(part: PartResult, case: Case, got: CaseResult) -> None:
+    """The 5 MB page's figures, or a bomb's target (refused, bounded memory)."""
+    if case.path == "/page-5m":
+        part.figure("page_5mb_seconds", median(got.seconds) if got.time_measured else MISSING)
+        part.figure("page_5mb_peak_mb", got.tree_grown_mb if got.memory_measured else MISSING)
+    elif case.refusals is not None:
+        refused = got.refused_by(case.refusals)
+        part.targets.append(
+            Target(
+                f"{case.label.split(':')[0]}: refused, peak memory above baseline",
+                f"{' or '.join(case.refusals)}, < {MEMORY_TARGET_MB} MB",
+                f"{got.error or 'not refused'}, {got.tree_grown_mb:.1f} MB",
+                refused and got.tree_grown_mb < MEMORY_TARGET_MB,
             )
-            if got.memory_measured:
-                baseline = f"{got.tree_baseline_kib / 1024:.0f} MB"
-                grown, own = f"{got.tree_grown_mb:.1f} MB", f"{got.grown_mb:.1f} MB"
-            else:
-                baseline = grown = own = "not measured"
-            rows.append((case.label, timing, got.cpu(), baseline, grown, own, got.outcome()))
-            part.say(f"{case.label}: {got.outcome()[:80]}, {timing}, +{got.tree_grown_mb:.1f} MB")
-            if case in hostile_cases:
-                part.targets.append(_hostile_target(case, got))
-                hostile_results.append(got)
-            elif case.path == "/page-5m":
-                part.figure("page_5mb_seconds", median(got.seconds) if got.time_measured else MISSING)
-                part.figure("page_5mb_peak_mb", got.tree_grown_mb if got.memory_measured else MISSING)
-            elif case.refusals is not None:
-                refused = got.refused_by(case.refusals)
-                part.targets.append(
-                    Target(
-                        f"{case.label.split(':')[0]}: refused, peak memory above baseline",
-                        f"{' or '.join(case.refusals)}, < {MEMORY_TARGET_MB} MB",
-                        f"{got.error or 'not refused'}, {got.tree_grown_mb:.1f} MB",
-                        refused and got.tree_grown_mb < MEMORY_TARGET_MB,
-                    )
-                )
+        )
+
+
+def _hostile_figures(part: PartResult, hostile_cases: list[Case], hostile_results: list[CaseResult]) -> None:
     # one case without a measurement leaves the figure missing: its floor then fails (bench/floors.py)
     timed = all(got.time_measured for got in hostile_results)
     weighed = all(got.memory_measured for got in hostile_results)
@@ -370,7 +410,11 @@ def run(workdir: Path) -> PartResult:
             not _ended_as_it_must(case, got) for got, case in zip(hostile_results, hostile_cases, strict=True)
         ),
     )
-    part.add(
+
+
+def _method_note(methods: str) -> str:
+    """How the cases are served and measured; ``methods``: how the peak memory was read."""
+    return (
         "A threaded HTTP server on 127.0.0.1 serves each body; each case is a fresh Python process calling "
         "`web_fetch(url)` with LLMWEB_FETCH_ALLOW=127.0.0.1. Peak memory = the peak resident size during the "
         "calls minus the resident size after the imports and one 4 KB warm-up fetch, for the whole process "
@@ -383,27 +427,23 @@ def run(workdir: Path) -> PartResult:
         f"to stop) and under +{HOSTILE_MEMORY_TARGET_MB} MB for the process tree. The last hostile rows are "
         "answers that break HTTP itself (endless `102 Processing`, a body compressed thousands of times), met "
         "by the transport in the calling process. CPU: this process's (less the memory sampling's) and the "
-        "extraction workers', during the calls.",
-        "",
-        table(
-            (
-                "case",
-                "time",
-                "CPU, this process / workers",
-                "baseline RSS, tree",
-                "peak above baseline, tree",
-                "of it, this process",
-                "outcome",
-            ),
-            rows,
-        ),
+        "extraction workers', during the calls."
     )
-    if brotli is None:
-        part.add("", "The brotli bomb was not built: the brotli package is not installed (bench extra).")
-        part.targets.append(
-            Target("brotli bomb", "refused, < 100 MB", "not measured: brotli not installed", None)
-        )
-    return part
+
+
+def _cases_table(rows: list[tuple[object, ...]]) -> str:
+    return table(
+        (
+            "case",
+            "time",
+            "CPU, this process / workers",
+            "baseline RSS, tree",
+            "peak above baseline, tree",
+            "of it, this process",
+            "outcome",
+        ),
+        rows,
+    )
 
 
 def _ended_as_it_must(case: Case, got: CaseResult) -> bool:

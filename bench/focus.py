@@ -187,6 +187,22 @@ def time_big_page(text: str, questions: Sequence[str]) -> tuple[float, float, fl
     return min(cpu), statistics.median(cpu), statistics.median(wall)
 
 
+Method = Callable[[str, str], tuple[list[str], str]]
+Row = tuple[object, ...]
+Asked = tuple[str, str, str]  # (page text, question, key)
+
+
+@dataclass
+class _BigPage:
+    """The speed of focus on one 1 MB page."""
+
+    chars: int
+    best_ms: float
+    median_ms: float
+    wall_ms: float
+    bm25s_ms: float
+
+
 def run(workdir: Path) -> PartResult:
     part = PartResult("focus", "Reading only what answers: web_fetch with a question")
     try:
@@ -199,13 +215,37 @@ def run(workdir: Path) -> PartResult:
     usable = [q for q in questions if focus_corpus.contains(texts[(q.kind, q.page)], q.key)]
     part.say(f"{len(pages)} pages, {len(usable)} of {len(questions)} questions answerable in this run's text")
     kinds = sorted({q.kind for q in usable})
+    rows, overall = _answers_by_kind(part, texts, usable, kinds)
+    variant_rows = _variant_rows(part, [(texts[(q.kind, q.page)], q.question, q.key) for q in usable])
+    polish_rows, polish_tally = _polish(part)
+    big = _big_page_speed(part, pages, usable)
+    part.add(
+        *_corpus_note(pages, questions, usable, kinds),
+        table(("answer", "questions", "recall", "tokens", "CPU ms, median", "CPU ms, p95"), rows),
+        *_tables_after_answers(variant_rows, polish_rows, big),
+    )
+    focused_total, window_total = overall["focused (llmweb)"], overall["first window"]
+    part.figure("recall", focused_total.recall())
+    part.figure("first_window_recall", window_total.recall())
+    part.figure("polish_recall", polish_tally.recall() if polish_tally.asked else 0.0)
+    part.figure("megabyte_page_ms", big.median_ms)
+    part.targets += _targets(overall, polish_tally, big)
+    return part
 
-    methods: list[tuple[str, Callable[[str, str], tuple[list[str], str]]]] = [
+
+def _answers_by_kind(
+    part: PartResult,
+    texts: dict[tuple[str, str], str],
+    usable: Sequence[focus_corpus.Question],
+    kinds: list[str],
+) -> tuple[list[Row], dict[str, Tally]]:
+    """The three answers on each kind of page and on both: the table's rows and each answer's tally."""
+    methods: list[tuple[str, Method]] = [
         ("focused (llmweb)", focused()),
         ("first window", first_window),
         ("plain BM25, 1,000-character chunks", bm25_chunks),
     ]
-    rows: list[tuple[object, ...]] = []
+    rows: list[Row] = []
     overall: dict[str, Tally] = {}
     for name, method in methods:
         merged = Tally()
@@ -220,9 +260,12 @@ def run(workdir: Path) -> PartResult:
         rows.append(_row(f"{name} — **both**", merged))
         overall[name] = merged
         part.say(f"{name}: recall {merged.recall():.2f}")
+    return rows, overall
 
-    everything = [(texts[(q.kind, q.page)], q.question, q.key) for q in usable]
-    variants: list[tuple[str, Callable[[str, str], tuple[list[str], str]]]] = [
+
+def _variant_rows(part: PartResult, everything: Sequence[Asked]) -> list[Row]:
+    """The scoring libraries and stemming options, each on all questions."""
+    variants: list[tuple[str, Method]] = [
         ("rank-bm25 (BM25+), Snowball stems — shipped", focused()),
         ("bm25s (Lucene), Snowball stems", focused(scorer=bm25s_scores)),
         ("rank-bm25 (Okapi), Snowball stems", focused(scorer=okapi_scores)),
@@ -234,18 +277,29 @@ def run(workdir: Path) -> PartResult:
         tally = ask(method, everything)
         variant_rows.append(_row(name, tally))
         part.say(f"{name}: recall {tally.recall():.2f}, median {statistics.median(tally.cpu_ms):.1f} ms")
+    return variant_rows
 
-    polish_rows, polish_tally = _polish(part)
 
+def _big_page_speed(
+    part: PartResult, pages: Sequence[focus_corpus.FocusPage], usable: Sequence[focus_corpus.Question]
+) -> _BigPage:
     big = big_page(pages)
     best_ms, median_ms, wall_ms = time_big_page(big, [q.question for q in usable[:5]])
     big_bm25s = min(
         _timed(partial(focus_text, big, usable[0].question, MAX_CHARS, scorer=bm25s_scores)) for _ in range(3)
     )
     part.say(f"1 MB page: {median_ms:.0f} ms CPU (best {best_ms:.0f}), wall {wall_ms:.0f} ms")
+    return _BigPage(len(big), best_ms, median_ms, wall_ms, big_bm25s)
 
-    focused_total, window_total = overall["focused (llmweb)"], overall["first window"]
-    part.add(
+
+def _corpus_note(
+    pages: Sequence[focus_corpus.FocusPage],
+    questions: Sequence[focus_corpus.Question],
+    usable: Sequence[focus_corpus.Question],
+    kinds: list[str],
+) -> tuple[str, ...]:
+    """The paragraphs on the corpus and on what is measured, before the first table."""
+    return (
         f"**Corpus.** {len(pages)} long pages (≥ {focus_corpus.MIN_PAGE_CHARS:,} characters of extracted text: "
         + ", ".join(f"{sum(p.kind == k for p in pages)} {k}" for k in kinds)
         + f") and {len(usable)} questions ({len(questions) - len(usable)} more whose answer key this run's "
@@ -258,7 +312,12 @@ def run(workdir: Path) -> PartResult:
         f"mean per question. *CPU ms*: process time of one answer (the page already extracted), median and "
         f"95th percentile. {tokenizer_name()}.",
         "",
-        table(("answer", "questions", "recall", "tokens", "CPU ms, median", "CPU ms, p95"), rows),
+    )
+
+
+def _tables_after_answers(variant_rows: list[Row], polish_rows: list[Row], big: _BigPage) -> tuple[str, ...]:
+    """The choices' table, the Polish questions' table and the 1 MB page's speed."""
+    return (
         "",
         "**Choices, on all questions.** The same passages and terms scored by each library, and the "
         "stemming options (no stemming; a light prefix stemmer). The stand-ins replace only the stemmer.",
@@ -271,15 +330,16 @@ def run(workdir: Path) -> PartResult:
         "",
         table(("answer", "questions", "recall", "tokens", "CPU ms, median", "CPU ms, p95"), polish_rows),
         "",
-        f"**Speed on a 1 MB page** ({len(big):,} characters: the corpus's pages one after another; 5 questions, "
-        f"3 rounds): CPU {median_ms:.0f} ms median, {best_ms:.0f} ms best; wall {wall_ms:.0f} ms median "
-        f"(the machine is shared: wall time counts other work). With bm25s scoring instead: {big_bm25s:.0f} ms CPU, best of 3.",
+        f"**Speed on a 1 MB page** ({big.chars:,} characters: the corpus's pages one after another; 5 questions, "
+        f"3 rounds): CPU {big.median_ms:.0f} ms median, {big.best_ms:.0f} ms best; wall {big.wall_ms:.0f} ms "
+        f"median (the machine is shared: wall time counts other work). With bm25s scoring instead: "
+        f"{big.bm25s_ms:.0f} ms CPU, best of 3.",
     )
-    part.figure("recall", focused_total.recall())
-    part.figure("first_window_recall", window_total.recall())
-    part.figure("polish_recall", polish_tally.recall() if polish_tally.asked else 0.0)
-    part.figure("megabyte_page_ms", median_ms)
-    part.targets += [
+
+
+def _targets(overall: dict[str, Tally], polish_tally: Tally, big: _BigPage) -> list[Target]:
+    focused_total, window_total = overall["focused (llmweb)"], overall["first window"]
+    return [
         Target(
             "recall at max_chars 5,000, focused answer",
             f"≥ {RECALL_TARGET}",
@@ -302,11 +362,10 @@ def run(workdir: Path) -> PartResult:
         Target(
             "focus on a 1 MB page",
             f"< {SPEED_TARGET_MS:.0f} ms",
-            f"{median_ms:.0f} ms CPU median ({best_ms:.0f} best, {wall_ms:.0f} wall)",
-            median_ms < SPEED_TARGET_MS,
+            f"{big.median_ms:.0f} ms CPU median ({big.best_ms:.0f} best, {big.wall_ms:.0f} wall)",
+            big.median_ms < SPEED_TARGET_MS,
         ),
     ]
-    return part
 
 
 def _timed(call: Callable[[], object]) -> float:

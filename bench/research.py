@@ -295,6 +295,31 @@ def run(workdir: Path) -> PartResult:
         part.targets.append(Target("research corpus", "available", f"unavailable: {exc}", None))
         return part
     part.say(f"{len(asked)} questions ({sum(q.tuned for q in asked)} in the tuned half)")
+    groups, examples = _ask_all(part, roots, asked)
+    rows, overall = _group_rows(groups)
+    held = Tally()
+    for key in (("English", False), ("Polish", False)):
+        if key in groups:
+            held.add(groups[key])
+    part.add(
+        *_method_note(asked),
+        table(COLUMNS, rows),
+        "",
+        "Questions not answered (the first few):",
+        "",
+        *examples,
+    )
+    part.figure("answered", _share(overall.answered, overall.asked))
+    part.figure("answered_held_out", _share(held.answered, held.asked))
+    part.figure("median_seconds", statistics.median(overall.seconds) if overall.seconds else 0.0)
+    part.targets += _targets(overall, held)
+    return part
+
+
+def _ask_all(
+    part: PartResult, roots: dict[str, Path], asked: Sequence[Asked]
+) -> tuple[dict[tuple[str, bool], Tally], list[str]]:
+    """Every question asked: a tally per (language, tuned half), and the first few not answered."""
     groups: dict[tuple[str, bool], Tally] = {}
     texts: dict[str, str] = {}
     examples: list[str] = []
@@ -306,6 +331,11 @@ def run(workdir: Path) -> PartResult:
                 part.say(f"{n} of {len(asked)} asked")
             if not tally.answered and len(examples) < 6:
                 examples.append(f"- {q.language}, {q.page}: {q.question!r} → {len(result.passages)} passages")
+    return groups, examples
+
+
+def _group_rows(groups: dict[tuple[str, bool], Tally]) -> tuple[list[tuple[object, ...]], Tally]:
+    """The table's rows, per language and half and merged; the tally of all questions."""
     rows, overall = [], Tally()
     for label, keys in (
         ("English, tuned half", [("English", True)]),
@@ -322,11 +352,12 @@ def run(workdir: Path) -> PartResult:
         rows.append(_row(label, merged))
         if label == "**all**":
             overall = merged
-    held = Tally()
-    for key in (("English", False), ("Polish", False)):
-        if key in groups:
-            held.add(groups[key])
-    part.add(
+    return rows, overall
+
+
+def _method_note(asked: Sequence[Asked]) -> tuple[str, ...]:
+    """The paragraphs on the corpus and on what is measured, before the table."""
+    return (
         "**Corpus.** "
         + " ".join((__doc__ or "").split("\n\n")[1].split())
         + f" {len(asked)} questions ({len(asked) // 2} pairs, each asked in Polish and in English); a seeded "
@@ -344,16 +375,11 @@ def run(workdir: Path) -> PartResult:
         "whose window must begin with it. *Seconds*: wall "
         f"time of one call, all pages read fresh. *Tokens*: the rendered answer, median; {tokenizer_name()}.",
         "",
-        table(COLUMNS, rows),
-        "",
-        "Questions not answered (the first few):",
-        "",
-        *examples,
     )
-    part.figure("answered", _share(overall.answered, overall.asked))
-    part.figure("answered_held_out", _share(held.answered, held.asked))
-    part.figure("median_seconds", statistics.median(overall.seconds) if overall.seconds else 0.0)
-    part.targets += [
+
+
+def _targets(overall: Tally, held: Tally) -> list[Target]:
+    return [
         Target(
             "questions answered, held-out half",
             f"≥ {ANSWERED_GOAL:.0%}",
@@ -376,7 +402,6 @@ def run(workdir: Path) -> PartResult:
             statistics.median(overall.seconds) < MEDIAN_SECONDS_GOAL,
         ),
     ]
-    return part
 
 
 def _share(part: int, whole: int) -> float:

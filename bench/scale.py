@@ -318,6 +318,18 @@ def _cell(found: Findings, replicas: int, threads: int, clients: int, repeated: 
 
 
 def _report(part: PartResult, found: Findings, broken: Fault) -> None:
+    """The part's text, figures and targets, in the order a reader meets them."""
+    part.add(*_cells_table(found))
+    part.add(*_caddy_cost(found))
+    part.add("", _replica_limits(found), "", _projection(found))
+    part.add(*_memory(found))
+    part.add(*_valkey_commands(found))
+    part.add(*_fault_table(broken))
+    _fault_and_scaling_figures(part, found, broken)
+
+
+def _cells_table(found: Findings) -> tuple[str, ...]:
+    """How a cell is measured, and every cell's row."""
     rows = [
         (
             c.setup.name,
@@ -333,7 +345,7 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
         )
         for c in found.cells
     ]
-    part.add(
+    return (
         (__doc__ or "").split("\n\n", 1)[1].replace("\n", " ").strip(),
         "",
         f"Each cell: {WARMUP_SECONDS:.0f} s of warm-up, then {CELL_SECONDS:.0f} s of clients each sending the next "
@@ -357,25 +369,29 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
             rows,
         ),
     )
+
+
+def _caddy_cost(found: Findings) -> tuple[str, ...]:
+    """One replica with Caddy in front against the same replica called directly."""
     direct = next(c for c in found.cells if c.setup.direct)
     behind = _cell(found, 1, IMAGE_THREADS, direct.clients)
-    part.add(
+    return (
         "",
         f"Caddy in front of one replica ({direct.clients} clients): {behind.got.per_second:.1f} searches/s, p50 "
         f"{_ms(behind.got.latencies, 50)} ms, against {direct.got.per_second:.1f}/s and "
         f"{_ms(direct.got.latencies, 50)} ms without it; Caddy spends {behind.cpu_ms('Caddy'):.2f} ms of CPU a search.",
     )
+
+
+def _replica_limits(found: Findings) -> str:
+    """What limits a replica: its blocking threads while Brave answers, then the machine's cores."""
     few, many = IMAGE_THREADS, MORE_THREADS
     one, two = _best(found, 1, few), _best(found, 2, few)
     one_more, two_more = _best(found, 1, many), _best(found, 2, many)
     hits_one, hits_two = _cell(found, 1, many, 32, True), _cell(found, 2, many, 32, True)
     few_hits_one, few_hits_two = _cell(found, 1, few, 32, True), _cell(found, 2, few, 32, True)
-    cpu_new = two_more.cpu_ms("SearXNG")
-    cpu_hit = hits_two.cpu_ms("SearXNG")
-    cores = PROJECTED_CORES - 1
     overloaded = [c for c in found.cells if c.got.errors]
-    part.add(
-        "",
+    return (
         "**What limits a replica** (each shape's best cell of new searches). A search holds one of its replica's "
         f"blocking threads while Brave answers, so with the image's {few} threads one replica answers at most about "
         f"{few} ÷ {BRAVE_DELAY} s ≈ {few / BRAVE_DELAY:.0f} new searches/s, whatever the CPU: measured "
@@ -397,8 +413,19 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
             "timeout: searches given up on still cost their replica, so fewer are answered (overload, not capacity)."
             if any(c.setup.threads == few for c in overloaded)
             else ""
-        ),
-        "",
+        )
+    )
+
+
+def _projection(found: Findings) -> str:
+    """A machine with more cores, projected from the CPU a search costs (not measured)."""
+    few, many = IMAGE_THREADS, MORE_THREADS
+    one, two_more = _best(found, 1, few), _best(found, 2, many)
+    hits_two = _cell(found, 2, many, 32, True)
+    cpu_new = two_more.cpu_ms("SearXNG")
+    cpu_hit = hits_two.cpu_ms("SearXNG")
+    cores = PROJECTED_CORES - 1
+    return (
         f"**Projected, not measured: a {PROJECTED_CORES}-core machine.** A new search cost {cpu_new:.1f} ms of "
         f"SearXNG CPU ({_where(two_more)}), one answered from the cache {cpu_hit:.1f} ms; Caddy and valkey add about "
         f"{two_more.cpu_ms('Caddy') + two_more.cpu_ms('valkey'):.1f} ms together. A replica is one Python process "
@@ -409,18 +436,27 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
         f"{BRAVE_DELAY} s, so {many}–64 threads. With the image's {few} threads the same {cores} replicas stop near "
         f"{cores * one.got.per_second:.0f} new searches/s ({cores} × one replica's {one.got.per_second:.1f}/s here). "
         f"Brave comes first anyway: the Search plan allows {BRAVE_PLAN_PER_SECOND} requests/s, so past that only "
-        "searches answered from the cache add throughput.",
+        "searches answered from the cache add throughput."
     )
+
+
+def _memory(found: Findings) -> tuple[str, ...]:
+    """The resident size of one replica, of Caddy and of valkey after the load."""
     replica_mb = found.replica_bytes / 2**20
-    part.add(
+    return (
         "",
         f"**Memory** after the load (resident, the process and its granian worker): one replica "
         f"**{replica_mb:.0f} MB**; Caddy {found.caddy_bytes / 2**20:.0f} MB; valkey {found.valkey_bytes / 2**20:.0f} MB. "
         f"Choosing N: at most one replica per core SearXNG may use, and N × {replica_mb:.0f} MB.",
     )
+
+
+def _valkey_commands(found: Findings) -> list[str]:
+    """valkey's commands per search, new and from the cache; for a client from outside the pass list too."""
+    few = IMAGE_THREADS
     busiest = _cell(found, 2, few, 32)
     hits = _cell(found, 2, few, 32, True)
-    part.add(
+    lines = [
         "",
         f"**valkey's commands per search** (INFO commandstats, 2 replicas, {IMAGE_THREADS} threads, 32 clients): "
         f"a new search {_per_search(busiest)}; one answered from the cache {_per_search(hits)}. Commands run "
@@ -428,17 +464,22 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
         "from the code, not measured by this run), a new search is about six round trips (the cache lookup, the "
         "hit-or-miss counter and its lifetime, three scripts: reserve, Brave's count, store), one from the cache "
         "three.",
-    )
+    ]
     spent, statuses = found.outside
     if statuses:
         per = sum(spent.values()) / len(statuses)
         listed = ", ".join(f"{name} {calls / len(statuses):.2f}" for name, calls in spent.most_common())
-        part.add(
+        lines.append(
             f"A client from outside the pass list, through Caddy ({len(statuses)} new searches, HTTP "
             f"{sorted(set(statuses))}): {per:.2f} commands per search ({listed}): the limiter's counters come on top."
         )
-    rejoined = f"{broken.rejoined_s:.1f} s" if broken.rejoined_s is not None else "not within the run"
-    part.add(
+    return lines
+
+
+def _fault_table(broken: Fault) -> tuple[str, ...]:
+    """A replica killed under load and started again: what the clients saw."""
+    rejoined = _rejoined(broken)
+    return (
         "",
         table(
             (
@@ -475,6 +516,16 @@ def _report(part: PartResult, found: Findings, broken: Fault) -> None:
             else "; the restarted replica took no search within the run."
         ),
     )
+
+
+def _rejoined(broken: Fault) -> str:
+    return f"{broken.rejoined_s:.1f} s" if broken.rejoined_s is not None else "not within the run"
+
+
+def _fault_and_scaling_figures(part: PartResult, found: Findings, broken: Fault) -> None:
+    one, two = _best(found, 1, IMAGE_THREADS), _best(found, 2, IMAGE_THREADS)
+    one_more = _best(found, 1, MORE_THREADS)
+    rejoined = _rejoined(broken)
     part.figure("fault_failed_answers", broken.failed)
     part.figure("rejoined_seconds", broken.rejoined_s if broken.rejoined_s is not None else float("inf"))
     part.figure("two_replicas_over_one", two.got.per_second / max(one.got.per_second, 1e-9))

@@ -433,22 +433,7 @@ def run(workdir: Path) -> PartResult:
             f"direct p50 {direct.p50:.1f} ms; "
             + "; ".join(f"{LABEL[e]} p50 {via[e].p50:.1f} ms" for e in deployment.ENGINES)
         )
-        cells: dict[tuple[str, int], load.Load] = {}
-        for c in CONCURRENCY:
-            cells[("direct", c)] = measure_throughput(
-                direct_request(d.brave_url()), brave_answer_ok, c, DIRECT_CELL_SECONDS
-            )
-            # Two halves in opposite order, so a change on the machine mid-cell favours neither engine.
-            for order in (deployment.ENGINES, deployment.ENGINES[::-1]):
-                for e in order:
-                    half = measure_throughput(
-                        search_request(d.search_url(), e), load.searxng_answer_ok, c, CELL_SECONDS / 2
-                    )
-                    cells[(e, c)] = cells[(e, c)].merged(half) if (e, c) in cells else half
-            for e in deployment.ENGINES:
-                part.say(
-                    f"{LABEL[e]} at {c}: {cells[(e, c)].per_second:.0f}/s, {cells[(e, c)].errors} errors"
-                )
+        cells = _throughput_cells(part, d)
         profiles = {e: run_profile(d, e, workdir) for e in deployment.ENGINES}
     base = Measured(
         direct,
@@ -456,7 +441,42 @@ def run(workdir: Path) -> PartResult:
         {e: cells[(e, 32)] for e in deployment.ENGINES},
         latency_errors + sum(cells[(e, 32)].errors for e in deployment.ENGINES),
     )
+    part.add(*_latency_paragraph(direct, via, latency_errors))
+    part.add(*_throughput_paragraph(cells))
+    first_error = next((cells[k].first_error for k in cells if cells[k].first_error), "")
+    if first_error:
+        part.add("", f"First error seen: `{first_error[:300]}`")
 
+    control_section(part, answers, workdir)
+    parse_section(part, answers)
+    cache_hit_section(part, answers, workdir)
+    profile_section(part, profiles)
+    variants_section(part, answers, workdir, base)
+    _overhead_verdict(part, direct, via, cells)
+    return part
+
+
+def _throughput_cells(part: PartResult, d: deployment.Deployment) -> dict[tuple[str, int], load.Load]:
+    """Searches per second, directly and through each engine, at each concurrency."""
+    cells: dict[tuple[str, int], load.Load] = {}
+    for c in CONCURRENCY:
+        cells[("direct", c)] = measure_throughput(
+            direct_request(d.brave_url()), brave_answer_ok, c, DIRECT_CELL_SECONDS
+        )
+        # Two halves in opposite order, so a change on the machine mid-cell favours neither engine.
+        for order in (deployment.ENGINES, deployment.ENGINES[::-1]):
+            for e in order:
+                half = measure_throughput(
+                    search_request(d.search_url(), e), load.searxng_answer_ok, c, CELL_SECONDS / 2
+                )
+                cells[(e, c)] = cells[(e, c)].merged(half) if (e, c) in cells else half
+        for e in deployment.ENGINES:
+            part.say(f"{LABEL[e]} at {c}: {cells[(e, c)].per_second:.0f}/s, {cells[(e, c)].errors} errors")
+    return cells
+
+
+def _latency_paragraph(direct: Latency, via: dict[str, Latency], latency_errors: int) -> tuple[str, ...]:
+    """How the latency is measured, and its table: direct, and added by SearXNG with each engine."""
     lat_rows = [("fake Brave, called directly", _ms(direct.p50), _ms(direct.p95), "—", "—")]
     for e in deployment.ENGINES:
         lat_rows.append(
@@ -468,7 +488,7 @@ def run(workdir: Path) -> PartResult:
                 _ms(via[e].p95 - direct.p95),
             )
         )
-    part.add(
+    return (
         "SearXNG under granian as scripts/serve runs it (`"
         + " ".join(stack.GRANIAN_ARGS)
         + f"`, GRANIAN_BLOCKING_THREADS={stack.BLOCKING_THREADS}), shipped settings, "
@@ -479,6 +499,10 @@ def run(workdir: Path) -> PartResult:
         table(("path", "p50 ms", "p95 ms", "added p50 ms", "added p95 ms"), lat_rows),
         "",
     )
+
+
+def _throughput_paragraph(cells: dict[tuple[str, int], load.Load]) -> tuple[str, ...]:
+    """The searches per second table, a row per path and a column per concurrency."""
     tp_rows = []
     for name, label in (
         ("direct", "fake Brave, called directly"),
@@ -489,23 +513,19 @@ def run(workdir: Path) -> PartResult:
             cell = cells[(name, c)]
             row.append(f"{cell.per_second:.0f} ({cell.errors} err)")
         tp_rows.append(row)
-    part.add(
+    return (
         f"Sustained searches per second ({CELL_SECONDS:.0f} s per cell in two halves, the engines taking turns; "
         f"{DIRECT_CELL_SECONDS:.0f} s for the direct row; "
         "errors = non-200, no results or an unresponsive engine):",
         "",
         table(("path", *(f"{c} client{'s' if c > 1 else ''}" for c in CONCURRENCY)), tp_rows),
     )
-    first_error = next((cells[k].first_error for k in cells if cells[k].first_error), "")
-    if first_error:
-        part.add("", f"First error seen: `{first_error[:300]}`")
 
-    control_section(part, answers, workdir)
-    parse_section(part, answers)
-    cache_hit_section(part, answers, workdir)
-    profile_section(part, profiles)
-    variants_section(part, answers, workdir, base)
 
+def _overhead_verdict(
+    part: PartResult, direct: Latency, via: dict[str, Latency], cells: dict[tuple[str, int], load.Load]
+) -> None:
+    """Our engine against upstream's: added latency, throughput at 32 clients, errors; figures and targets."""
     ours_added = via[deployment.OURS].p50 - direct.p50
     up_added = via[deployment.UPSTREAM].p50 - direct.p50
     ours32, up32 = cells[(deployment.OURS, 32)].per_second, cells[(deployment.UPSTREAM, 32)].per_second
@@ -534,4 +554,3 @@ def run(workdir: Path) -> PartResult:
         ),
         Target("errors under load, ours", "0", str(ours_errors), ours_errors == 0),
     ]
-    return part
