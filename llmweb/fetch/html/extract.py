@@ -302,10 +302,10 @@ def _extraction_options(*, fast: bool, comments: bool) -> Extractor:
 # A fast reading shorter than this gets trafilatura's slower comparison with readability and
 # jusText too (WCXB dev, tuning part: forum, product and listing pages read short in fast mode)…
 SECOND_OPINION_CHARS = 1500
-# …when it also kept less than this share of the page's text: a short reading of a short page
-# is the page (on WCXB dev's tuning part the comparison never changed a reading that kept
-# more, and it costs up to twice the fast reading's time)…
-SECOND_OPINION_SHORT_SHARE = 0.2
+# …when it also kept less than this share of the page's text: a short reading that kept half
+# of a short page is the page (on WCXB dev's tuning part the comparison never changed such a
+# reading, and it costs up to twice the fast reading's time)…
+SECOND_OPINION_SHORT_SHARE = 0.5
 # …and so does a longer one that kept less than this share (a listing read as one of its
 # items: 2,000 of 43,000 characters; between 6 and 10 % it changed nothing there)
 SECOND_OPINION_SHARE = 0.06
