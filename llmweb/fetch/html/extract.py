@@ -38,7 +38,14 @@ from trafilatura.settings import Extractor
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
-from llmweb.fetch.html.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
+from llmweb.fetch.html.manual import (
+    declared_main,
+    looks_like_documentation,
+    main_region,
+    manual_body,
+    reads_whole,
+    unlink,
+)
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.html.metadata import declares_article, page_title, published_date
 from llmweb.fetch.html.promotions import drop_promotions
@@ -221,7 +228,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if "<code" in html:
         _flatten_nested_code(root)
     region = declared_main(root, html) or (main_region(root) if documentation else [])
-    manual = documentation and bool(region) and region[0] is not root.find("body")
+    manual = documentation and reads_whole(region, root.find("body"), codes.marker)
     fired: list[str] = []
     if manual and not layers.manual:
         manual = False
