@@ -228,7 +228,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if "<code" in html:
         _flatten_nested_code(root)
     region = declared_main(root, html) or (main_region(root) if documentation else [])
-    manual = documentation and reads_whole(region, root.find("body"), codes.marker)
+    manual = documentation and reads_whole(region, root.find("body"), codes.marker, html)
     fired: list[str] = []
     if manual and not layers.manual:
         manual = False

@@ -118,15 +118,18 @@ _REGION_SHARE = 0.2
 _HAS_CODE = etree.XPath("boolean(.//code | .//pre | .//tt | .//kbd | .//samp)")
 
 
-def reads_whole(region: list[HtmlElement], body: HtmlElement | None, code_marker: str) -> bool:
+def reads_whole(region: list[HtmlElement], body: HtmlElement | None, code_marker: str, html: str) -> bool:
     """Whether a documentation page's main region is its manual, to be read whole: it holds
-    code (an element, or the placeholder ``code_marker`` a code block was swapped for) and at
-    least a fifth of the body's text."""
+    at least a fifth of the body's text and, on a page taken for documentation by its code
+    rather than by its generator's name, code (an element, or the placeholder ``code_marker``
+    a code block was swapped for). Doxygen writes its code as divs, not code elements."""
     if not region or body is None or region[0] is body:
         return False
     texts = ["".join(main.text_content().split()) for main in region]
     if sum(map(len, texts)) < _REGION_SHARE * _text_size(body):
         return False
+    if _DOC_GENERATOR.search(html, 0, 20_000):
+        return True
     return any(code_marker in text for text in texts) or any(_HAS_CODE(main) for main in region)
 
 
