@@ -275,3 +275,41 @@ def test_a_next_js_page_of_only_configuration_and_feature_flags_is_refused() -> 
     body = f'<div id="__next"></div><script id="__NEXT_DATA__" type="application/json">{json.dumps(config)}</script>'
     with pytest.raises(NeedsJavaScript):
         read_html_page(page(body, head=head), "https://app.example/pricing")
+
+
+# --- manuals read whole only where the region holds the page's code ------------------------
+
+EMBED_SNIPPETS = (
+    "<aside><h3>Share this product</h3><p>Embed it on your site:</p>"
+    '<code>&lt;iframe src="https://shop.example/embed/4"&gt;&lt;/iframe&gt;</code>'
+    "<p>Or link to it:</p><code>https://shop.example/p/4</code><p>Or as markdown:</p>"
+    "<code>[Trail Runner 4](https://shop.example/p/4)</code></aside>"
+)
+PRODUCT_MAIN = (
+    "<main><h1>Trail Runner 4 waterproof running shoe</h1><p class='price'>€129.95</p>"
+    "<p>A light trail shoe with a waterproof membrane and a grippy outsole for wet rocks and mud, "
+    "cushioned for long days in the hills and stable on rough descents. The upper is a recycled mesh "
+    "that dries within the hour, the heel counter holds the foot on off-camber paths, and the rock "
+    "plate keeps sharp stones away without making the shoe stiff.</p><h2>Specifications</h2>"
+    "<table><tr><th>Weight</th><td>310 g</td></tr><tr><th>Drop</th><td>6 mm</td></tr>"
+    "<tr><th>Membrane</th><td>three-layer waterproof</td></tr></table></main>"
+)
+
+
+def test_a_product_page_with_code_only_beside_its_main_region_is_not_read_as_a_manual() -> None:
+    body = f"{NAV}{PRODUCT_MAIN}{EMBED_SNIPPETS}{FOOTER}"
+    read = read_html_page(page(body, title="Trail Runner 4 | Example Shop"), "https://shop.example/p/4")
+    assert "manual" not in read.fired
+
+
+def test_a_manual_whose_main_region_holds_its_code_is_still_read_whole() -> None:
+    main = (
+        "<main><h1>Module <code>netcfg</code></h1><p>Reads and writes the network settings of a host, "
+        "from its configuration files or from the running system.</p><h2><code>netcfg.lookup(name)</code></h2>"
+        "<p>Looks up <code>name</code> in the configured resolvers in turn and returns the first address "
+        "found, or raises <code>LookupError</code> when none of them knows it.</p></main>"
+    )
+    read = read_html_page(
+        page(f"{NAV}{main}{FOOTER}", title="netcfg — Manual"), "https://docs.example/netcfg"
+    )
+    assert "manual" in read.fired

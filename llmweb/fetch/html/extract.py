@@ -38,7 +38,14 @@ from trafilatura.settings import Extractor
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
-from llmweb.fetch.html.manual import declared_main, looks_like_documentation, main_region, manual_body, unlink
+from llmweb.fetch.html.manual import (
+    declared_main,
+    looks_like_documentation,
+    main_region,
+    manual_body,
+    reads_whole,
+    unlink,
+)
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.html.metadata import declares_article, page_title, published_date
 from llmweb.fetch.html.promotions import drop_promotions
@@ -221,7 +228,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if "<code" in html:
         _flatten_nested_code(root)
     region = declared_main(root, html) or (main_region(root) if documentation else [])
-    manual = documentation and bool(region) and region[0] is not root.find("body")
+    manual = documentation and reads_whole(region, root.find("body"), codes.marker, html)
     fired: list[str] = []
     if manual and not layers.manual:
         manual = False
@@ -236,7 +243,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     else:
         for main in region:
             unlink(main)
-        thread = layers.thread_replies and (not article or declares_thread(html))
+        declared_thread = declares_thread(html)  # one search of the whole HTML, used twice
+        thread = layers.thread_replies and (not article or declared_thread)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         if layers.second_opinion and _short_reading(_text_chars(body), page_chars):
             # a short reading: trafilatura's comparison with readability and jusText (skipped
@@ -247,7 +255,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 fired.append("second_opinion")
         replies = replies_text(comments) if thread else ""
         if replies and is_thread(
-            declared=declares_thread(html),
+            declared=declared_thread,
             article=article,
             main_chars=_text_chars(body),
             replies_chars=len(replies),
@@ -299,15 +307,21 @@ def _extraction_options(*, fast: bool, comments: bool) -> Extractor:
 
 
 # A fast reading shorter than this gets trafilatura's slower comparison with readability and
-# jusText too (WCXB dev, tuning part: forum, product and listing pages read short in fast mode).
+# jusText too (WCXB dev, tuning part: forum, product and listing pages read short in fast mode)…
 SECOND_OPINION_CHARS = 1500
-# …and so does one that kept less than this share of the page's text (a listing read as
-# one of its items: 2,000 of 33,000 characters)
-SECOND_OPINION_SHARE = 0.1
+# …when it also kept less than this share of the page's text: a short reading that kept half
+# of a short page is the page (on WCXB dev's tuning part the comparison never changed such a
+# reading, and it costs up to twice the fast reading's time)…
+SECOND_OPINION_SHORT_SHARE = 0.5
+# …and so does a longer one that kept less than this share (a listing read as one of its
+# items: 2,000 of 43,000 characters; between 6 and 10 % it changed nothing there)
+SECOND_OPINION_SHARE = 0.06
 
 
 def _short_reading(chars: int, page_chars: int) -> bool:
-    return chars < SECOND_OPINION_CHARS or chars < SECOND_OPINION_SHARE * page_chars
+    if chars < SECOND_OPINION_CHARS and chars < SECOND_OPINION_SHORT_SHARE * page_chars:
+        return True
+    return chars < SECOND_OPINION_SHARE * page_chars
 
 
 # Built once: reading trafilatura's settings for every page cost half a millisecond.

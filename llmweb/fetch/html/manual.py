@@ -109,6 +109,30 @@ def looks_like_documentation(html: str) -> bool:
     return sum(html.count(tag) for tag in _CODE_TAGS) >= 3 or bool(_DOC_GENERATOR.search(html, 0, 20_000))
 
 
+# A region read whole holds the page's code and a fair share of its text. Where the region
+# found held none of the code that made the page look like documentation (a product page's
+# widget code beside its main column) or under this share of the body's text (a Q&A page's
+# declared main, one column of many), reading it whole lost F1 on every such page of WCXB
+# dev's tuning part (products 0.62 and 0.65 against 0.95 and 0.83 read by trafilatura).
+_REGION_SHARE = 0.2
+_HAS_CODE = etree.XPath("boolean(.//code | .//pre | .//tt | .//kbd | .//samp)")
+
+
+def reads_whole(region: list[HtmlElement], body: HtmlElement | None, code_marker: str, html: str) -> bool:
+    """Whether a documentation page's main region is its manual, to be read whole: it holds
+    at least a fifth of the body's text and, on a page taken for documentation by its code
+    rather than by its generator's name, code (an element, or the placeholder ``code_marker``
+    a code block was swapped for). Doxygen writes its code as divs, not code elements."""
+    if not region or body is None or region[0] is body:
+        return False
+    texts = ["".join(main.text_content().split()) for main in region]
+    if sum(map(len, texts)) < _REGION_SHARE * _text_size(body):
+        return False
+    if _DOC_GENERATOR.search(html, 0, 20_000):
+        return True
+    return any(code_marker in text for text in texts) or any(_HAS_CODE(main) for main in region)
+
+
 def unlink(region: HtmlElement) -> None:
     """Make the links of a declared main region plain text, so that trafilatura keeps them.
 
