@@ -57,6 +57,7 @@ from urllib.parse import parse_qs, urlsplit
 import flask
 import httpx
 import searx.answerers
+import searx.plugins
 import valkey
 from searx import get_setting, webutils
 from searx.network.network import NETWORKS
@@ -520,6 +521,8 @@ class SpendingNetwork:
 
 
 _T = t.TypeVar("_T")
+# Plugins whose pre_search decides what the cache is asked for (the language policy).
+LANGUAGE_FIRST = frozenset({"llmweb_language"})
 _VALKEY_WORK = ThreadPoolExecutor(VALKEY_THREADS, thread_name_prefix="llmweb-spend")
 
 
@@ -579,13 +582,17 @@ class SXNGPlugin(Plugin):
         (a thread per engine, the network loop) runs: a hit costs one valkey round trip.
 
         Everything before this still holds: the limiter counted the request, and the language
-        plugin (listed before this one in settings.yml, so it runs first) has set the
-        language. The engine's own request() builds the URL, as for a real request, and its
+        policy is applied first, here: SearXNG keeps its plugins in a set, so their order is
+        a process's chance, and the language plugin's pre_search (which only pins the
+        language, so running it twice is harmless) is called before the cache is asked. The engine's own request() builds the URL, as for a real request, and its
         own response() reads the answer, so the JSON is the same. A bang or a query SearXNG's
         answerers take is left alone, as are a suspended engine and any miss."""
         query = search.search_query
         if query.external_bang or not any(ref.name in SPENDING for ref in query.engineref_list):
             return True
+        for plugin in searx.plugins.STORAGE:
+            if plugin.id in LANGUAGE_FIRST and plugin.id in search.user_plugins:
+                plugin.pre_search(request, search)
         if searx.answerers.STORAGE.ask(query.query):
             return True  # SearXNG answers it without asking any engine
         remaining = []
