@@ -441,7 +441,7 @@ def valid_dns_name(host: str) -> bool:
     return len(name) <= 253 and all(0 < len(label) <= 63 for label in name.split("."))
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     status=STATUS,
     content_type=st.none() | CONTENT_TYPE,
@@ -471,7 +471,7 @@ def test_any_headers_and_body_end_in_a_result_or_an_llmweb_error_that_quotes_no_
     assert "ignore all previous instructions" not in outside_fence(rendered)  # addresses: percent-encoded
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(host=HOST, scheme=st.sampled_from(["http", "https"]), path=st.sampled_from(["/", "/a b", "/ż?q=1#f"]))
 def test_any_host_name_ends_in_a_result_or_an_llmweb_error_and_only_valid_names_are_resolved(
     scripted: ScriptedServer, capfd: pytest.CaptureFixture[str], host: str, scheme: str, path: str

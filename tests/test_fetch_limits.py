@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import socket
+import struct
 import threading
 import tracemalloc
 import zlib
@@ -86,11 +87,20 @@ def raw_server() -> Iterator[Callable[[Handler], RawServer]]:
 
 @pytest.fixture(scope="module")
 def gzip_bomb() -> bytes:
-    """1 GB of zeros, gzip-compressed piece by piece (about 1 MB)."""
+    """1 GB of zeros, gzip-compressed (about 1 MB): one megabyte compressed after a full flush
+    is the same bytes every time, so it is made once and repeated (compressing the whole
+    gigabyte took 9 s of the suite), and the trailer carries the whole gigabyte's CRC and size."""
+    megabytes = 1024
     compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
     zeros = bytes(1 << 20)
-    parts = [compressor.compress(zeros) for _ in range(1024)]
-    return b"".join(parts) + compressor.flush()
+    first = compressor.compress(zeros) + compressor.flush(zlib.Z_FULL_FLUSH)
+    repeated = compressor.compress(zeros) + compressor.flush(zlib.Z_FULL_FLUSH)
+    last_block = compressor.flush()[:-8]  # without the trailer of the 2 MB this compressor saw
+    crc = 0
+    for _ in range(megabytes):
+        crc = zlib.crc32(zeros, crc)
+    trailer = struct.pack("<II", crc, (megabytes << 20) & 0xFFFFFFFF)
+    return first + repeated * (megabytes - 1) + last_block + trailer
 
 
 def test_a_gzip_bomb_is_stopped_at_the_cap(httpserver_ipv4: HTTPServer, gzip_bomb: bytes) -> None:

@@ -45,11 +45,14 @@ class RawServer:
         self.port = self.listener.getsockname()[1]
         self.url = f"http://{LOOPBACK}:{self.port}/page"
         self.stop = threading.Event()
+        self.listener.settimeout(0.1)  # closing a socket does not wake an accept() blocked on it
 
     def serve(self) -> None:
         while not self.stop.is_set():
             try:
                 conn, _ = self.listener.accept()
+            except TimeoutError:
+                continue
             except OSError:
                 return
             threading.Thread(target=self._one, args=(conn,), daemon=True).start()
@@ -74,8 +77,8 @@ def serving(answer: Answer) -> Iterator[RawServer]:
         yield server
     finally:
         server.stop.set()
-        server.listener.close()
         thread.join(5)
+        server.listener.close()
 
 
 def fetch(url: str, **options: object) -> FetchResult:
