@@ -467,6 +467,28 @@ def test_a_rendered_article_is_not_filled_from_its_authors_card() -> None:
     assert "Anna writes about cities" not in text
 
 
+def test_a_rendered_product_keeps_its_text_beside_a_larger_framework_state() -> None:
+    shown = (
+        "<main><h1>Linen armchair Sofia</h1><p>A deep armchair in washed linen on solid oak legs, with "
+        "removable covers you can wash at 30 degrees. Seat height 44 cm, width 78 cm.</p><p>Price: 1,299 PLN. "
+        "Delivered in two weeks, assembled by our team.</p></main>"
+    )
+    things = ["sofa", "bed", "lamp", "rug", "desk", "shelf", "mirror", "stool", "cabinet", "bench"]
+    woods = ["oak", "walnut", "ash", "beech", "pine", "birch", "cherry", "maple", "teak", "elm"]
+    catalogue = [
+        {"title": f"{wood.title()} {thing} {n}", "description": f"Our {wood} {thing} number {n} comes flat packed, "
+         f"ships from the {woods[n % 10]} warehouse and suits a {things[(n + 3) % 10]} corner."}
+        for n, (thing, wood) in enumerate((t, w) for t in things for w in woods)
+    ]  # fmt: skip
+    state = {"props": {"pageProps": {"catalogue": catalogue, "product": {"name": "Linen armchair Sofia"}}}}
+    data = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(state)}</script>'
+    text = read(
+        page(body=f"<div id='__next'>{shown}</div>{data}", title="Linen armchair Sofia | Example Home")
+    )
+    assert "removable covers you can wash" in text
+    assert "flat packed" not in text
+
+
 def test_a_page_of_cookie_banner_login_and_footer_is_refused_not_returned() -> None:
     with pytest.raises(NeedsJavaScript):
         read_html_page(page(body=LOGIN + COOKIES + EMPTY_APP + FOOTER), URL)
