@@ -137,6 +137,26 @@ def test_a_json_ld_product_gives_brand_sku_offer_and_properties() -> None:
     assert "Rating: 4.6 of 5 (87 ratings)" in text
 
 
+def test_json_ld_text_escaped_twice_or_percent_encoded_reads_as_written() -> None:
+    product = {
+        "@context": "https://schema.org/",
+        "@type": "Product",
+        "name": "L&amp;#8217;atelier drop necklace",
+        "brand": {"@type": "Brand", "name": "L&amp;#8217;atelier"},
+        "description": "A%20pendant%20of%2018K%20gold%20with%20a%20tear-shaped%20diamond%20drop%2C%20"
+        "on%20an%20adjustable%20chain%20of%2040%20to%2042%20cm.",
+    }
+    shown = (
+        "<main><h1>L’atelier drop necklace</h1><p>Handmade in the atelier's workshop: a gold bar wrapped in "
+        "yellow and silver toned half rings, adorned by small diamonds that frame the drop. Wear it layered "
+        "with your other favourite chains.</p><p>Price: 3,665 USD</p></main>"
+    )
+    text = read(page(body=shown, head=APP + json_ld(product), title="L’atelier drop necklace"))
+    assert "Product: L’atelier drop necklace" in text
+    assert "A pendant of 18K gold with a tear-shaped diamond drop, on an adjustable chain" in text
+    assert "&#8217;" not in text and "%20" not in text
+
+
 def test_a_json_ld_vehicle_gives_its_vin_and_mileage() -> None:
     car = {
         "@context": "https://schema.org",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+import urllib.parse
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -324,17 +325,30 @@ def _list_block(title: str, items: list[str]) -> list[str]:
     return ["", f"{title}:", *(f"- {i}" for i in items)] if items else []
 
 
+def _decoded(text: str) -> str:
+    """A value as its author wrote it: JSON-LD often carries HTML entities (&apos;, &amp;),
+    sometimes escaped twice by a CMS (&amp;#8217;), and now and then a whole text
+    percent-encoded as if it were a URL ("An%20elegant%20sofa")."""
+    for _ in range(2):
+        if "&" not in text:
+            break
+        text = html.unescape(text)
+    if "%20" in text and not any(c.isspace() for c in text):
+        text = urllib.parse.unquote(text)
+    return text
+
+
 def _paragraphs(text: str) -> list[str]:
+    text = _decoded(text)
     if "<" in text and ">" in text:
         return html_paragraphs(text)
-    text = html.unescape(text)
     return [" ".join(p.split()) for p in re.split(r"\n\s*\n|\r\n", text) if p.strip()]
 
 
 def _plain_one(value: Any) -> str:
     if not isinstance(value, str):
         return _value(value, 0) or "" if isinstance(value, dict | int | float) else ""
-    value = html.unescape(value)  # JSON-LD often carries HTML entities (&apos;, &amp;)
+    value = _decoded(value)
     return " ".join(" ".join(_paragraphs(value)).split()) if "<" in value else " ".join(value.split())
 
 
