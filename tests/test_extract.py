@@ -513,3 +513,21 @@ def test_extraction_never_raises_on_malformed_markup(markup: str) -> None:
 def test_reading_malformed_markup_raises_only_llmweb_errors(markup: str) -> None:
     with contextlib.suppress(LlmwebError):
         assert isinstance(read_html_page(markup, "https://example.com/").text, str)
+
+
+def test_a_menu_button_left_open_does_not_take_the_article_with_it() -> None:
+    # A header's <button> whose inner <div> is left open: the parser skips the button's end
+    # tag and reads the rest of the page, the article with it, as the button's content.
+    story = "".join(
+        f"<p>Paragraph {n}: the committee met on Tuesday to weigh the annual budget of the city's "
+        f"parks, and the {n}th speaker asked for longer library hours on Sundays.</p>"
+        for n in range(12)
+    )
+    body = (
+        "<header><button class='menu-toggle' aria-label='Menu'><div class='icon'><div></button></div>"
+        "<ul><li><a href='/'>Home</a></li><li><a href='/news'>News</a></li></ul></header>"
+        "<div class='story'><h1>Parks budget approved</h1>"
+        f"{story}</div>"
+    )
+    text = extract_page(page(body), "https://news.example.com/parks").text
+    assert "the 11th speaker asked for longer library hours" in text
