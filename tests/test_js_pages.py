@@ -157,6 +157,22 @@ def test_json_ld_text_escaped_twice_or_percent_encoded_reads_as_written() -> Non
     assert "&#8217;" not in text and "%20" not in text
 
 
+def test_a_product_groups_variants_are_named_by_what_sets_them_apart() -> None:
+    colours = ["Black/White", "Sea Blue/Grey", "Forest Green/Cream"]
+    group = {
+        "@context": "https://schema.org/",
+        "@type": "ProductGroup",
+        "name": "Trail running shoe X2",
+        "description": "A light shoe with a grippy sole for muddy trails and long distances in the hills, "
+        "with a rock plate under the forefoot and a gusseted tongue that keeps grit out on the way down.",
+        "variesBy": "color",
+        "hasVariant": [{"@type": "Product", "name": f"Trail running shoe X2 - {c}"} for c in colours],
+    }
+    text = read(page(head=APP + json_ld(group), title="Trail running shoe X2 – Stride"))
+    assert "Has variant: Black/White, Sea Blue/Grey, Forest Green/Cream" in text
+    assert text.count("Trail running shoe X2") == 1
+
+
 def test_a_json_ld_vehicle_gives_its_vin_and_mileage() -> None:
     car = {
         "@context": "https://schema.org",

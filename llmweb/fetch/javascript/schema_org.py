@@ -140,13 +140,13 @@ def _render(node: dict[str, Any], kind: str, budget: Budget, depth: int) -> list
             if paragraphs:
                 after += ["", *paragraphs]
         else:
-            fact = _fact(key, value, budget, depth)
+            fact = _fact(key, value, budget, depth, subject=name)
             if fact:
                 facts.append(fact)
     return [*lines, *facts, *after]
 
 
-def _fact(key: str, value: Any, budget: Budget, depth: int) -> str | None:
+def _fact(key: str, value: Any, budget: Budget, depth: int, *, subject: str | None = None) -> str | None:
     """One "Label: value" line, or None when the value is nothing a reader would want."""
     label = _label(key)
     if key in _DURATION_KEYS and isinstance(value, str):
@@ -172,7 +172,21 @@ def _fact(key: str, value: Any, budget: Budget, depth: int) -> str | None:
         places = [p for p in (_place(v) for v in _as_list(value)) if p]
         return f"{label}: {'; '.join(places)}" if places else None
     values = [v for v in (_value(v, depth) for v in _as_list(value)) if v]
+    if len(values) > 1 and subject:
+        values = _without_subject(values, subject)
     return f"{label}: {', '.join(dict.fromkeys(values))}" if values else None
+
+
+_JOINERS = " -–—:|,/"
+
+
+def _without_subject(values: list[str], subject: str) -> list[str]:
+    """A product's variants named "<product> - Black", "<product> - White": only what tells
+    them apart, when most of them start with the subject's name."""
+    rests = [v[len(subject) :].strip(_JOINERS) if v.startswith(subject) else "" for v in values]
+    if sum(1 for r in rests if r) * 2 < len(values):
+        return values
+    return [rest or v for rest, v in zip(rests, values, strict=True)]
 
 
 def _value(value: Any, depth: int) -> str | None:
