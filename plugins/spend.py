@@ -47,8 +47,10 @@ import hmac
 import json
 import logging
 import math
+import threading
 import time
 import typing as t
+import weakref
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -69,7 +71,6 @@ if t.TYPE_CHECKING:
 
     from searx.extended_types import SXNG_Request
     from searx.search import SearchWithPlugins
-    from searx.search.models import SearchQuery
 
 log = logging.getLogger("searx.plugins.llmweb.spend")
 
@@ -87,6 +88,7 @@ FRESH_DAY_SECONDS = 3600  # freshness=pd asks for today's web: never serve an an
 TAG_BYTES = 32  # HMAC-SHA256 in front of each stored answer
 MAX_ANSWER_BYTES = 512_000  # a bigger (compressed) answer is not worth keeping
 DOWN_LOG_SECONDS = 60.0
+ANNOUNCED_KEPT = 64  # log keys (a window and a threshold each) a process remembers as set
 VALKEY_SECONDS = 1.0  # valkey on the same machine or network answers in milliseconds
 VALKEY_PAUSE_SECONDS = 10.0  # after a failure, searches go uncached and uncounted this long
 VALKEY_THREADS = 4
@@ -118,16 +120,6 @@ if redis.call('PTTL', KEYS[4]) < 0 then redis.call('PEXPIRE', KEYS[4], ARGV[5]) 
 day = redis.call('INCR', KEYS[5])
 if redis.call('PTTL', KEYS[5]) < 0 then redis.call('PEXPIRE', KEYS[5], ARGV[6]) end
 return {1, month, day, redis.call('PTTL', KEYS[4])}
-"""
-# A cache hit answered before SearXNG's engine machinery (SXNGPlugin.pre_search): the lookup and
-# the hit's count, nothing on a miss (the engine's own request counts it).
-# KEYS: answer, hits. ARGV: ms to the month's end. Returns the stored answer or nil.
-_PEEK = """
-local stored = redis.call('GET', KEYS[1])
-if not stored then return false end
-redis.call('INCR', KEYS[2])
-if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
-return stored
 """
 # KEYS: month, day. Gives one reservation back.
 _RELEASE = """
@@ -167,6 +159,44 @@ class SpendSettings:
     daily_budget: int
     cache_seconds: int
     cache_entries: int
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What one lookup before a Brave request found: the stored answer (a hit), else whether the
+    miss was counted and a request reserved against the budgets."""
+
+    body: bytes | None = None
+    counted: bool = False
+    reserved: bool = False
+
+
+NOT_ASKED = Lookup()  # no valkey, or nothing to keep: nothing counted
+
+
+class LookedUp:
+    """Misses this process looked up in pre_search whose Brave request is still to come, per URL:
+    the engine's network takes one instead of asking valkey a second time. Whatever a search
+    left untaken when it ends (its engine never sent the request, or not yet) is given back
+    then; a request that comes later looks up for itself, so no reservation is lost or doubled."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: dict[str, list[Lookup]] = {}
+
+    def add(self, url: str, lookup: Lookup) -> None:
+        with self._lock:
+            self._waiting.setdefault(url, []).append(lookup)
+
+    def take(self, url: str) -> Lookup | None:
+        with self._lock:
+            waiting = self._waiting.get(url)
+            if not waiting:
+                return None
+            lookup = waiting.pop()
+            if not waiting:
+                del self._waiting[url]
+            return lookup
 
 
 class BudgetSpent(Exception):
@@ -220,6 +250,8 @@ class Spending:
         self._down_logged = 0.0
         self._paused_until = 0.0
         self._scripts: dict[str, t.Any] = {}
+        self._announced: set[str] = set()  # log keys this process saw set: not asked for again
+        self.looked_up = LookedUp()
         # Any: valkey-py types every answer as "maybe awaitable" (its sync and async clients
         # share stubs); this one is synchronous. It connects on first use.
         self._client: t.Any = (
@@ -280,27 +312,31 @@ class Spending:
         """Whether a request's lookup has anything to do (a cache or a budget, and valkey)."""
         return self._db() is not None and (self.settings.cache_seconds > 0 or self._budgets_on())
 
+    def caches(self) -> bool:
+        """Whether a search may find its answer in the cache (the cache is on, valkey answers)."""
+        return self._db() is not None and self.settings.cache_seconds > 0
+
     def _budgets_on(self) -> bool:
         return self.settings.monthly_budget > 0 or self.settings.daily_budget > 0
 
-    def cached_or_reserve(self, url: str) -> bytes | None:
-        """Brave's answer to ``url`` while it is fresh (counted as a hit); else None, the miss
-        counted and one request reserved against the budgets, or BudgetSpent saying which and
-        until when. One valkey round trip."""
+    def lookup(self, url: str) -> Lookup:
+        """Brave's answer to ``url`` while it is fresh (counted as a hit); else the miss counted
+        and one request reserved against the budgets, or BudgetSpent saying which and until
+        when. One valkey round trip."""
         cache_on = self.settings.cache_seconds > 0
         db = self._db()
         if db is None or not (cache_on or self._budgets_on()):
-            return None
+            return NOT_ASKED
         key, now = self._key(url), _now()
         try:
             answer = self._lookup(db, key, now, cache_on=cache_on, budgets_on=self._budgets_on())
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
-            return None
+            return NOT_ASKED
         if answer[0] == 2:
             body = self._open(key, bytes(answer[1]))
             if body is not None:
-                return body
+                return Lookup(body=body)
             # Written or moved by someone without the secret: a miss after all (rare, so the
             # extra round trips do not matter).
             try:
@@ -309,29 +345,20 @@ class Spending:
                 db.incr(MISSES)
             except valkey.exceptions.ValkeyError as error:
                 self._valkey_failed(error)
-                return None
+                return NOT_ASKED
         if answer[0] != 0:
             self._reserved(db, now, *answer)
-        return None
+        return Lookup(counted=cache_on, reserved=answer[0] == 1)
 
-    def cached_hit(self, url: str) -> bytes | None:
-        """Brave's answer to ``url`` while it is fresh, counted as a hit; None (counted as
-        nothing) otherwise. One valkey round trip."""
+    def release(self) -> None:
+        """Give one reservation back: its request was never sent. One valkey round trip."""
         db = self._db()
-        if db is None or self.settings.cache_seconds <= 0:
-            return None
-        key, now = self._key(url), _now()
+        if db is None or not self._budgets_on():
+            return
         try:
-            stored = self._script(db, _PEEK)(
-                keys=[key, HITS], args=[_ms((month_end(now) - now).total_seconds())]
-            )
-            body = self._open(key, bytes(stored)) if stored else None
-            if stored and body is None:
-                db.decr(HITS)  # not ours after all: the engine's request counts the miss
+            self._run_together(db, [(_RELEASE, [MONTH, DAY], [])])
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
-            return None
-        return body
 
     def _lookup(
         self, db: t.Any, key: str, now: datetime.datetime, *, cache_on: bool, budgets_on: bool
@@ -422,7 +449,13 @@ class Spending:
         if reached is None:
             return
         key = f"{LOGGED}{window}:{_day(resets)}:{reached}"
-        if db.set(key, 1, nx=True, px=_ms(resets - time.time())):
+        if key in self._announced:
+            return  # this process saw it set: asking valkey again would cost every request a round trip
+        if len(self._announced) > ANNOUNCED_KEPT:
+            self._announced.clear()  # older windows' keys; a cleared one costs one more SET NX
+        announced_now = db.set(key, 1, nx=True, px=_ms(resets - time.time()))
+        self._announced.add(key)
+        if announced_now:
             level = logging.WARNING if reached == 100 else logging.INFO
             what = (
                 "of Brave's monthly quota" if window == "Brave's quota" else f"of the {window}'s Brave budget"
@@ -512,9 +545,13 @@ class SpendingNetwork:
         spending = self._spending
         if method.upper() != "GET" or not url.startswith(self._base_url):
             return t.cast(httpx.Response, await self._network.request(method, url, **kwargs))
-        body = await _off_the_loop(spending.cached_or_reserve, url) if spending.keeps_anything() else None
-        if body is not None:
-            return cached_response(method, url, body)
+        # A search whose pre_search looked this request up already (a miss, counted and reserved)
+        # is not looked up again.
+        looked_up = spending.looked_up.take(url)
+        if looked_up is None and spending.keeps_anything():
+            looked_up = await _off_the_loop(spending.lookup, url)
+        if looked_up is not None and looked_up.body is not None:
+            return cached_response(method, url, looked_up.body)
         response: httpx.Response = await self._network.request(method, url, **kwargs)
         await _off_the_loop(spending.settle, url, response.status_code, response.content, response.headers)
         return response
@@ -579,16 +616,19 @@ class SXNGPlugin(Plugin):
 
     def pre_search(self, request: SXNG_Request, search: SearchWithPlugins) -> bool:
         """Answer our engines' part of a search from the cache before SearXNG's engine machinery
-        (a thread per engine, the network loop) runs: a hit costs one valkey round trip.
+        (a thread per engine, the network loop) runs: a hit costs one valkey round trip, and a
+        miss's lookup (counted, a request reserved) is the only one its Brave request makes.
 
         Everything before this still holds: the limiter counted the request, and the language
         policy is applied first, here: SearXNG keeps its plugins in a set, so their order is
         a process's chance, and the language plugin's pre_search (which only pins the
-        language, so running it twice is harmless) is called before the cache is asked. The engine's own request() builds the URL, as for a real request, and its
-        own response() reads the answer, so the JSON is the same. A bang or a query SearXNG's
-        answerers take is left alone, as are a suspended engine and any miss."""
+        language, so running it twice is harmless) is called before the cache is asked. The
+        engine's own request() builds the URL, as for a real request, and its own response()
+        reads the answer, so the JSON is the same. A bang or a query SearXNG's answerers take
+        is left alone, as are a suspended engine, an engine without the cache and a spent
+        budget (the engine's own request reports it)."""
         query = search.search_query
-        if query.external_bang or not any(ref.name in SPENDING for ref in query.engineref_list):
+        if query.external_bang or not any(_caches(ref.name) for ref in query.engineref_list):
             return True
         for plugin in searx.plugins.STORAGE:
             if plugin.id in LANGUAGE_FIRST and plugin.id in search.user_plugins:
@@ -597,7 +637,7 @@ class SXNGPlugin(Plugin):
             return True  # SearXNG answers it without asking any engine
         remaining = []
         for ref in query.engineref_list:
-            results = _cached_results(ref.name, ref.category, query) if ref.name in SPENDING else None
+            results = _cached_results(ref.name, ref.category, search) if _caches(ref.name) else None
             if results is None:
                 remaining.append(ref)
             else:
@@ -605,9 +645,28 @@ class SXNGPlugin(Plugin):
         query.engineref_list = remaining
         return True
 
+    def post_search(self, request: SXNG_Request, search: SearchWithPlugins) -> None:
+        """Give back what this search's lookups reserved for requests its engines never sent."""
+        for engine_name, url in _LOOKED_UP.pop(search, ()):
+            spending = SPENDING[engine_name]
+            left = spending.looked_up.take(url)
+            if left is not None and left.reserved:
+                spending.release()
 
-def _cached_results(engine_name: str, category: str, query: SearchQuery) -> list[t.Any] | None:
-    """The engine's results for ``query`` from the cache, or None (a miss, or not answerable here)."""
+
+# Per search: the (engine, url) its pre_search looked up and left to the engine to request.
+_LOOKED_UP: weakref.WeakKeyDictionary[SearchWithPlugins, list[tuple[str, str]]] = weakref.WeakKeyDictionary()
+
+
+def _caches(engine_name: str) -> bool:
+    spending = SPENDING.get(engine_name)
+    return spending is not None and spending.caches()
+
+
+def _cached_results(engine_name: str, category: str, search: SearchWithPlugins) -> list[t.Any] | None:
+    """The engine's results for the search from the cache, or None: a miss (then counted, a request
+    reserved, and left for the engine's network to take), or not answerable here."""
+    query = search.search_query
     processor = PROCESSORS.get(engine_name)
     if processor is None or processor.suspended_status.is_suspended:
         return None
@@ -621,11 +680,18 @@ def _cached_results(engine_name: str, category: str, query: SearchQuery) -> list
     url = params.get("url")
     if not url:
         return None
-    body = SPENDING[engine_name].cached_hit(str(url))
-    if body is None:
+    spending = SPENDING[engine_name]
+    try:
+        looked_up = spending.lookup(str(url))
+    except BudgetSpent:
+        return None  # the engine's own request looks up again and reports it
+    if looked_up.body is None:
+        if looked_up.counted or looked_up.reserved:
+            spending.looked_up.add(str(url), looked_up)
+            _LOOKED_UP.setdefault(search, []).append((engine_name, str(url)))
         return None
     try:
-        return list(processor.engine.response(cached_response("GET", str(url), body)))
+        return list(processor.engine.response(cached_response("GET", str(url), looked_up.body)))
     except Exception:  # the engine's usual path meets it again and reports it
         return None
 

@@ -24,6 +24,7 @@ from conftest import (
     BROWSER_HEADERS,
     ENGINE_NAME,
     SENTINEL_KEY,
+    answer_numbered_results,
     brave_answer,
     brave_result,
     engine_entry,
@@ -123,6 +124,36 @@ def test_a_repeated_search_is_answered_without_a_second_brave_request(
     second = deployment.search("powtórzone pytanie")
     assert len(brave.log) == 1
     assert second["results"] == first["results"] and second["results"]
+
+
+def test_a_cache_hit_answers_the_same_json_as_the_fresh_search(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()
+    answer_numbered_results(brave, 5, extra_snippets=True)
+    fresh = deployment.search("cała odpowiedź")
+    hit = deployment.search("cała odpowiedź")
+    assert len(brave.log) == 1
+    assert hit == fresh and len(fresh["results"]) == 5
+
+
+def scripts_run(deployment: Deployment) -> int:
+    """How many scripts valkey has run by their SHA (each of the cache's and the budget's steps is one)."""
+    return int(deployment.db.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
+
+
+def test_a_missed_search_runs_one_lookup_before_brave_and_one_settlement_after(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()  # as shipped: cache and budgets on
+    answers_with_one_result(brave)
+    deployment.search("pierwsze pytanie")  # the scripts are loaded on first use
+    before = scripts_run(deployment)
+    deployment.search("drugie pytanie")
+    # Before Brave: the lookup (cache, miss count, reservation); after: the answer kept (this
+    # Brave states no monthly figures, which would be taken in the same pipeline).
+    assert scripts_run(deployment) - before == 2
+    assert len(brave.log) == 2
 
 
 def engine_timings(deployment: Deployment, q: str, **params: Any) -> list[str]:
