@@ -71,6 +71,7 @@ if t.TYPE_CHECKING:
 
     from searx.extended_types import SXNG_Request
     from searx.search import SearchWithPlugins
+    from searx.search.models import SearchQuery
 
 log = logging.getLogger("searx.plugins.llmweb.spend")
 
@@ -82,6 +83,8 @@ HITS, MISSES, INDEX, ANSWER = (
     PREFIX + "cache:index",
     PREFIX + "answer:",
 )
+PAGE = PREFIX + "page:"  # SearXNG's whole JSON answer to a search (plugins/json_answers.py)
+PAGE_INDEX = PREFIX + "cache:pages"  # the JSON answers kept, at most cache_entries of them too
 LOGGED = PREFIX + "logged:"
 THRESHOLDS = (100, 80, 50)  # percent of a budget or quota the log announces once per window
 FRESH_DAY_SECONDS = 3600  # freshness=pd asks for today's web: never serve an answer older than this
@@ -121,6 +124,19 @@ day = redis.call('INCR', KEYS[5])
 if redis.call('PTTL', KEYS[5]) < 0 then redis.call('PEXPIRE', KEYS[5], ARGV[6]) end
 return {1, month, day, redis.call('PTTL', KEYS[4])}
 """
+# The same lookup, asked first for SearXNG's whole JSON answer to the search (KEYS[6]); a hit is
+# counted as a cache hit and returned as {3, stored page}.
+_PAGE_OR_LOOKUP = (
+    """
+local page = redis.call('GET', KEYS[6])
+if page then
+  redis.call('INCR', KEYS[2])
+  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+  return {3, page}
+end
+"""
+    + _LOOKUP
+)
 # KEYS: month, day. Gives one reservation back.
 _RELEASE = """
 for _, key in ipairs(KEYS) do
@@ -167,6 +183,7 @@ class Lookup:
     miss was counted and a request reserved against the budgets."""
 
     body: bytes | None = None
+    page: bytes | None = None  # SearXNG's whole JSON answer, when the lookup asked for it
     counted: bool = False
     reserved: bool = False
 
@@ -319,20 +336,37 @@ class Spending:
     def _budgets_on(self) -> bool:
         return self.settings.monthly_budget > 0 or self.settings.daily_budget > 0
 
-    def lookup(self, url: str) -> Lookup:
+    def page_key(self, material: bytes) -> str:
+        """The key of SearXNG's JSON answer to a search ``material`` describes (an HMAC: no query)."""
+        return PAGE + hmac.new(self._secret, material, hashlib.sha256).hexdigest()
+
+    def lookup(self, url: str, page_key: str | None = None) -> Lookup:
         """Brave's answer to ``url`` while it is fresh (counted as a hit); else the miss counted
         and one request reserved against the budgets, or BudgetSpent saying which and until
-        when. One valkey round trip."""
+        when. With ``page_key`` (the cache on), SearXNG's JSON answer stored under it comes
+        first, counted as a hit. One valkey round trip."""
         cache_on = self.settings.cache_seconds > 0
         db = self._db()
         if db is None or not (cache_on or self._budgets_on()):
             return NOT_ASKED
         key, now = self._key(url), _now()
         try:
-            answer = self._lookup(db, key, now, cache_on=cache_on, budgets_on=self._budgets_on())
+            answer = self._lookup(
+                db, key, now, cache_on=cache_on, budgets_on=self._budgets_on(), page=page_key
+            )
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
             return NOT_ASKED
+        if answer[0] == 3 and page_key is not None:
+            page = self._open(page_key, bytes(answer[1]))
+            if page is not None:
+                return Lookup(page=page)
+            try:  # not ours: as if it were not there (rare, so the extra round trips do not matter)
+                db.decr(HITS)
+                answer = self._lookup(db, key, now, cache_on=cache_on, budgets_on=self._budgets_on())
+            except valkey.exceptions.ValkeyError as error:
+                self._valkey_failed(error)
+                return NOT_ASKED
         if answer[0] == 2:
             body = self._open(key, bytes(answer[1]))
             if body is not None:
@@ -361,10 +395,18 @@ class Spending:
             self._valkey_failed(error)
 
     def _lookup(
-        self, db: t.Any, key: str, now: datetime.datetime, *, cache_on: bool, budgets_on: bool
+        self,
+        db: t.Any,
+        key: str,
+        now: datetime.datetime,
+        *,
+        cache_on: bool,
+        budgets_on: bool,
+        page: str | None = None,
     ) -> t.Any:
-        return self._script(db, _LOOKUP)(
-            keys=[key, HITS, MISSES, MONTH, DAY],
+        script, pages = (_LOOKUP, []) if page is None else (_PAGE_OR_LOOKUP, [page])
+        return self._script(db, script)(
+            keys=[key, HITS, MISSES, MONTH, DAY, *pages],
             args=[
                 int(cache_on),
                 int(budgets_on),
@@ -430,16 +472,30 @@ class Spending:
             elif isinstance(answer, Exception):
                 raise answer
 
-    def _store(self, url: str, body: bytes) -> list[tuple[str, list[t.Any], list[t.Any]]]:
-        """The script call that keeps ``body`` as the answer to ``url``, if it is to be kept."""
+    def keep_page(self, page_key: str, url: str, page: bytes) -> None:
+        """Keep SearXNG's JSON answer to a search whose Brave request is ``url``, as long as Brave's
+        answer would be kept and among the same most entries. One valkey round trip."""
+        db = self._db()
+        if db is None:
+            return
+        try:
+            self._run_together(db, self._store(url, page, key=page_key, index=PAGE_INDEX))
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+
+    def _store(
+        self, url: str, body: bytes, key: str | None = None, index: str = INDEX
+    ) -> list[tuple[str, list[t.Any], list[t.Any]]]:
+        """The script call that keeps ``body`` as the answer to ``url`` (under ``key``, else the
+        key of Brave's answer to ``url``; listed in ``index``), if it is to be kept."""
         seconds = answer_lifetime(url, self.settings.cache_seconds)
         if seconds <= 0 or self.settings.cache_entries <= 0:
             return []
-        key = self._key(url)
+        key = key or self._key(url)
         sealed = self._seal(key, body)
         if len(sealed) > MAX_ANSWER_BYTES:
             return []
-        return [(_STORE, [key, INDEX], [sealed, seconds, repr(time.time()), self.settings.cache_entries])]
+        return [(_STORE, [key, index], [sealed, seconds, repr(time.time()), self.settings.cache_entries])]
 
     def _announce(self, db: t.Any, window: str, used: int, budget: int, resets: float) -> None:
         """Log once per window when use reaches 50, 80 or 100 % of ``budget``."""
@@ -633,6 +689,10 @@ class SXNGPlugin(Plugin):
         if log.getEffectiveLevel() > logging.INFO:
             log.setLevel(logging.INFO)  # the budget lines are for the admin, whatever SearXNG's level
         app.add_url_rule(USAGE_PATH, "llmweb_usage", _usage_view)
+        # Imported here: it builds on this module, loaded by then.
+        from searx.plugins.llmweb import json_answers
+
+        json_answers.install(app)
         return True
 
     def pre_search(self, request: SXNG_Request, search: SearchWithPlugins) -> bool:
@@ -649,16 +709,14 @@ class SXNGPlugin(Plugin):
         is left alone, as are a suspended engine, an engine without the cache and a spent
         budget (the engine's own request reports it)."""
         query = search.search_query
-        if query.external_bang or not any(_caches(ref.name) for ref in query.engineref_list):
+        if query.external_bang or not any(caches(ref.name) for ref in query.engineref_list):
             return True
-        for plugin in searx.plugins.STORAGE:
-            if plugin.id in LANGUAGE_FIRST and plugin.id in search.user_plugins:
-                plugin.pre_search(request, search)
+        apply_language_policy(request, search)
         if searx.answerers.STORAGE.ask(query.query):
             return True  # SearXNG answers it without asking any engine
         remaining = []
         for ref in query.engineref_list:
-            results = _cached_results(ref.name, ref.category, search) if _caches(ref.name) else None
+            results = _cached_results(ref.name, ref.category, search) if caches(ref.name) else None
             if results is None:
                 remaining.append(ref)
             else:
@@ -667,27 +725,41 @@ class SXNGPlugin(Plugin):
         return True
 
     def post_search(self, request: SXNG_Request, search: SearchWithPlugins) -> None:
-        """Give back what this search's lookups reserved for requests its engines never sent."""
+        """Give back what this search's lookups reserved for requests its engines never sent, and
+        show plugins/json_answers.py what the search found."""
+        flask.g.llmweb_results = search.result_container
         for engine_name, url in _LOOKED_UP.pop(search, ()):
             spending = SPENDING[engine_name]
             left = spending.looked_up.take(url)
             if left is not None and left.reserved:
                 spending.release()
+        # Lookups json_answers made that no pre_search of ours took (the search stopped before).
+        for (engine_name, _), unused in flask.g.pop("llmweb_lookups", {}).items():
+            if unused.reserved:
+                SPENDING[engine_name].release()
 
 
 # Per search: the (engine, url) its pre_search looked up and left to the engine to request.
 _LOOKED_UP: weakref.WeakKeyDictionary[SearchWithPlugins, list[tuple[str, str]]] = weakref.WeakKeyDictionary()
 
 
-def _caches(engine_name: str) -> bool:
+def caches(engine_name: str) -> bool:
+    """Whether ``engine_name`` is one of ours whose answers a search may find in the cache."""
     spending = SPENDING.get(engine_name)
     return spending is not None and spending.caches()
 
 
-def _cached_results(engine_name: str, category: str, search: SearchWithPlugins) -> list[t.Any] | None:
-    """The engine's results for the search from the cache, or None: a miss (then counted, a request
-    reserved, and left for the engine's network to take), or not answerable here."""
-    query = search.search_query
+def apply_language_policy(request: SXNG_Request, search: SearchWithPlugins) -> None:
+    """The language plugin's pre_search, before the cache is asked (it only pins the language, so
+    its running again in SearXNG's own turn is harmless)."""
+    for plugin in searx.plugins.STORAGE:
+        if plugin.id in LANGUAGE_FIRST and plugin.id in search.user_plugins:
+            plugin.pre_search(request, search)
+
+
+def brave_url(engine_name: str, category: str, query: SearchQuery) -> str | None:
+    """The URL the engine's own request() builds for ``query``; None: the engine would ask nothing
+    (suspended, beyond its pages) or fails (its usual path meets that again and reports it)."""
     processor = PROCESSORS.get(engine_name)
     if processor is None or processor.suspended_status.is_suspended:
         return None
@@ -699,20 +771,31 @@ def _cached_results(engine_name: str, category: str, search: SearchWithPlugins) 
     except Exception:  # the engine's usual path meets it again and reports it
         return None
     url = params.get("url")
-    if not url:
+    return str(url) if url else None
+
+
+def _cached_results(engine_name: str, category: str, search: SearchWithPlugins) -> list[t.Any] | None:
+    """The engine's results for the search from the cache, or None: a miss (then counted, a request
+    reserved, and left for the engine's network to take), or not answerable here. The lookup
+    plugins/json_answers.py made for this search, if any, is not made again."""
+    query = search.search_query
+    url = brave_url(engine_name, category, query)
+    if url is None:
         return None
     spending = SPENDING[engine_name]
+    made: dict[tuple[str, str], Lookup] = flask.g.get("llmweb_lookups", {})
+    looked_up = made.pop((engine_name, url), None)
     try:
-        looked_up = spending.lookup(str(url))
+        looked_up = looked_up or spending.lookup(url)
     except BudgetSpent:
         return None  # the engine's own request looks up again and reports it
     if looked_up.body is None:
         if looked_up.counted or looked_up.reserved:
-            spending.looked_up.add(str(url), looked_up)
-            _LOOKED_UP.setdefault(search, []).append((engine_name, str(url)))
+            spending.looked_up.add(url, looked_up)
+            _LOOKED_UP.setdefault(search, []).append((engine_name, url))
         return None
     try:
-        return list(processor.engine.response(CachedAnswer(str(url), looked_up.body)))
+        return list(PROCESSORS[engine_name].engine.response(CachedAnswer(url, looked_up.body)))
     except Exception:  # the engine's usual path meets it again and reports it
         return None
 
