@@ -109,7 +109,8 @@ cache_seconds: int = 21600
 for the past day's results); 0 switches the cache off."""
 
 cache_entries: int = 2000
-"""The most answers the cache keeps (about 10 KB each in valkey)."""
+"""The most answers the cache keeps (about 10 KB each in valkey), and as many of SearXNG's JSON
+answers to searches only this engine answers (plugins/json_answers.py)."""
 
 # Brave's documented codes (api-dashboard.search.brave.com, web-search/codes). Word lists
 # read like Brave's tables and stay short, hence the noqa.

@@ -77,6 +77,8 @@ def _ask() -> Asked | None:
         return None
     if JSON_FORMAT not in (get_setting("search.formats", []) or []):
         return None  # SearXNG's view refuses it
+    if not any(spending.caches() for spending in spend.SPENDING.values()):
+        return None  # no cache to ask: the query is not parsed twice
     try:
         query = get_search_query_from_webapp(request.preferences, form)[0]  # type: ignore[attr-defined]
     except Exception:  # the view meets it again and answers the error

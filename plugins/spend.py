@@ -12,6 +12,9 @@ network, between the engine and Brave:
   HMACs of the request under the instance's secret, so key names hold no query; the answers
   are stored compressed, not encrypted (SECURITY.md says who can read them), behind an
   HMAC tag, so an answer that anyone without the secret wrote or moved is never served.
+  This module's plugin looks a search up before SearXNG's engine machinery runs (a hit is
+  answered there; a miss's lookup is the only one its Brave request makes), and
+  json_answers.py answers a repeated JSON search with the JSON it got before.
 - **the budget**: before a request goes out, one atomic valkey script reserves it against
   ``monthly_budget`` and ``daily_budget`` (0: no cap), so any number of workers and replicas
   make exactly as many requests as the budget allows. An answer other than 2xx gives its
@@ -672,7 +675,7 @@ def install(engine_name: str, base_url: str, settings: SpendSettings, brave_mont
 
 
 class SXNGPlugin(Plugin):
-    """Serves the month's Brave figures at /llmweb/usage."""
+    """Serves the month's Brave figures at /llmweb/usage; answers cache hits before the engine runs."""
 
     id = "llmweb_spend"
 
