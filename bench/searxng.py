@@ -1,8 +1,8 @@
 """Part 2: SearXNG's overhead and capacity, our engine beside upstream's, and where the time goes.
 
 Latency: one client on loopback (so limiter.toml's pass list applies), requests taken in
-turn — the fake Brave directly, then a search through SearXNG with each engine — so any
-drift on the machine hits all three alike. Added latency is SearXNG's p50 (p95) minus the
+turn — the fake Brave directly, and a search through SearXNG with each engine, in an order
+shuffled every round — so any drift on the machine hits all three alike. Added latency is SearXNG's p50 (p95) minus the
 direct call's. Throughput: N clients for a fixed time, each sending its next search as
 soon as the last one answered. Then a cProfile of in-process searches, and the same
 measurements with the deployment settings the profile points at.
@@ -524,7 +524,7 @@ def _latency_paragraph(direct: Latency, via: dict[str, Latency], latency_errors:
         + f"`, GRANIAN_BLOCKING_THREADS={stack.BLOCKING_THREADS}), shipped settings, "
         "limiter on with a real valkey, client on 127.0.0.1 (pass list); the fake Brave answers from "
         f"the part-1 corpus, gzipped. Query text differs in every request. {LATENCY_ROUNDS} rounds, one client, "
-        f"targets taken in turn; {latency_errors} errors.",
+        f"targets taken in turn, in an order shuffled every round; {latency_errors} errors.",
         "",
         table(("path", "p50 ms", "p95 ms", "added p50 ms", "added p95 ms"), lat_rows),
         "",
