@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -18,6 +19,7 @@ import httpx
 from llmweb.search import SEARXNG_HEADERS
 
 REQUEST_TIMEOUT = 10.0
+ORDER_SEED = 26  # the same shuffled orders in every run
 Check = Callable[[httpx.Response], bool]
 Request = Callable[[httpx.AsyncClient, int], Awaitable[httpx.Response]]
 
@@ -90,11 +92,18 @@ async def _one(http: httpx.AsyncClient, request: Request, check: Check, n: int, 
 async def interleaved_latencies(
     targets: Sequence[tuple[Request, Check]], rounds: int, warmup: int = 10
 ) -> list[Load]:
-    """One client, one request at a time, taking the targets in turn so drift hits all alike."""
+    """One client, one request at a time, taking the targets in turn so drift hits all alike, in
+    an order shuffled every round: in a fixed order the target after the fake Brave's direct
+    answer (whose JSON the client parses) came out several ms slower than it did elsewhere
+    (2026-12-02, two interleaved runs minutes apart on a loaded machine: the same SearXNG and
+    engine added 31.2 ms p50 right after it, 24.6 ms in second place)."""
     loads = [Load() for _ in targets]
+    order = random.Random(ORDER_SEED)
     async with client(1) as http:
         for n in range(warmup + rounds):
-            for (request, check), load in zip(targets, loads, strict=True):
+            turns = list(zip(targets, loads, strict=True))
+            order.shuffle(turns)
+            for (request, check), load in turns:
                 into = load if n >= warmup else Load()
                 await _one(http, request, check, n, into)
     return loads

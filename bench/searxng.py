@@ -1,8 +1,8 @@
 """Part 2: SearXNG's overhead and capacity, our engine beside upstream's, and where the time goes.
 
 Latency: one client on loopback (so limiter.toml's pass list applies), requests taken in
-turn — the fake Brave directly, then a search through SearXNG with each engine — so any
-drift on the machine hits all three alike. Added latency is SearXNG's p50 (p95) minus the
+turn — the fake Brave directly, and a search through SearXNG with each engine, in an order
+shuffled every round — so any drift on the machine hits all three alike. Added latency is SearXNG's p50 (p95) minus the
 direct call's. Throughput: N clients for a fixed time, each sending its next search as
 soon as the last one answered. Then a cProfile of in-process searches, and the same
 measurements with the deployment settings the profile points at.
@@ -40,10 +40,11 @@ CACHE_ROUNDS, CACHE_WARM_QUERIES, CACHE_HIT_ADDED_MS = 150, 20, 3.0
 WHOLE_VIEW = "the /search view, whole (webapp.search)"  # bench.profile_search.STAGES' first label
 LABEL = {deployment.OURS: "ours (llmwebbrave)", deployment.UPSTREAM: "upstream braveapi"}
 
-# Targets of issue #6.
+# Targets of issues #6 and #26.
 ADDED_LATENCY_RATIO = 1.1
-THROUGHPUT_RATIO = 0.9
+THROUGHPUT_RATIO = 0.95
 MIN_THROUGHPUT = 50.0
+PLUGINS_OFF = "llmweb plugins off"  # the variant measuring the engine alone
 
 
 def search_request(base: str, engine: str) -> load.Request:
@@ -261,6 +262,7 @@ def profile_section(part: PartResult, profiles: dict[str, dict[str, Any]]) -> No
         + ". Stages nest: a plugin's on_result runs inside ResultContainer.extend.",
         "",
     )
+    part.add(_shares(ours), "")
     part.add("Inclusive time of SearXNG's stages, ms per search (profiled):", "")
     part.add(table(("stage", "upstream braveapi", "ours"), rows), "")
     for thread in ("main", "engine"):
@@ -285,6 +287,23 @@ def profile_section(part: PartResult, profiles: dict[str, dict[str, Any]]) -> No
     )
     part.add(
         "Top on the engine thread: " + ", ".join(f"`{n}` {ms:.2f} ms" for n, ms in up["top_engine"][:6]) + "."
+    )
+
+
+def _shares(profile: dict[str, Any]) -> str:
+    """Each llmweb plugin's hooks and our engine's request()/response(), as shares of our search."""
+    found = profile["stages"]
+    whole = found.get(WHOLE_VIEW, 0) or 1
+    engine = sum(ms for k, ms in found.items() if k.startswith(("engine request()", "engine response()")))
+    plugins = {
+        name: sum(ms for k, ms in found.items() if k.startswith(f"plugin {name} ("))
+        for name in LLMWEB_PLUGINS
+    }
+    return (
+        "Shares of a search with our engine (profiled, inclusive, of the whole /search view; the guard "
+        "works in WSGI middleware outside the view, so its share is in the code-area tables below): "
+        + "; ".join(f"plugin {name} {ms:.2f} ms ({ms / whole:.1%})" for name, ms in plugins.items())
+        + f"; engine request() and response() {engine:.2f} ms ({engine / whole:.1%})."
     )
 
 
@@ -321,13 +340,13 @@ def without_plugins(*names: str) -> deployment.SettingsChange:
 
 VARIANTS = (
     Variant(
-        "llmweb plugins off",
+        PLUGINS_OFF,
         "the engine alone, without the guard, language, dates and spend plugins",
         change=without_plugins(*LLMWEB_PLUGINS),
     ),
     *(
         Variant(f"{name} plugin off", f"the {name} plugin's own share", change=without_plugins(name))
-        for name in ("guard", "language", "dates")
+        for name in LLMWEB_PLUGINS
     ),
     Variant("limiter off", "each search passes the limiter and its bot detection", change=without_limiter),
     Variant(
@@ -410,6 +429,17 @@ def variants_section(part: PartResult, answers: list[dict[str, Any]], workdir: P
         return m.via[e].p50 - m.direct.p50
 
     up = deployment.UPSTREAM
+    alone = next(m for v, m in results if v.name == PLUGINS_OFF)
+    ratio = added(alone, deployment.OURS) / added(alone, up) if added(alone, up) > 0 else float("inf")
+    part.figure("plugins_off_added_latency_ratio", ratio)
+    part.targets.append(
+        Target(
+            "added p50 latency with llmweb's plugins off (the engine alone), ours / upstream",
+            f"≤ {ADDED_LATENCY_RATIO}×",
+            f"{added(alone, deployment.OURS):.1f} / {added(alone, up):.1f} ms = {ratio:.2f}×",
+            ratio <= ADDED_LATENCY_RATIO,
+        )
+    )
     best, measured = min(results, key=lambda vm: added(vm[1], up) - added(base, up))
     part.add(
         "",
@@ -494,7 +524,7 @@ def _latency_paragraph(direct: Latency, via: dict[str, Latency], latency_errors:
         + f"`, GRANIAN_BLOCKING_THREADS={stack.BLOCKING_THREADS}), shipped settings, "
         "limiter on with a real valkey, client on 127.0.0.1 (pass list); the fake Brave answers from "
         f"the part-1 corpus, gzipped. Query text differs in every request. {LATENCY_ROUNDS} rounds, one client, "
-        f"targets taken in turn; {latency_errors} errors.",
+        f"targets taken in turn, in an order shuffled every round; {latency_errors} errors.",
         "",
         table(("path", "p50 ms", "p95 ms", "added p50 ms", "added p95 ms"), lat_rows),
         "",
@@ -528,7 +558,9 @@ def _overhead_verdict(
     """Our engine against upstream's: added latency, throughput at 32 clients, errors; figures and targets."""
     ours_added = via[deployment.OURS].p50 - direct.p50
     up_added = via[deployment.UPSTREAM].p50 - direct.p50
-    ours32, up32 = cells[(deployment.OURS, 32)].per_second, cells[(deployment.UPSTREAM, 32)].per_second
+    ours_added95 = via[deployment.OURS].p95 - direct.p95
+    up_added95 = via[deployment.UPSTREAM].p95 - direct.p95
+    ours32 = cells[(deployment.OURS, 32)].per_second
     ours_errors = sum(cells[(deployment.OURS, c)].errors for c in CONCURRENCY)
     part.figure("added_latency_ratio", ours_added / up_added)
     part.figure("throughput_32_clients", ours32)
@@ -541,10 +573,22 @@ def _overhead_verdict(
             ours_added <= ADDED_LATENCY_RATIO * up_added,
         ),
         Target(
-            "throughput at 32 clients, ours / upstream",
-            f"≥ {THROUGHPUT_RATIO}×",
-            f"{ours32:.0f} / {up32:.0f} = {ours32 / up32:.2f}×",
-            ours32 >= THROUGHPUT_RATIO * up32,
+            "added p95 latency, ours / upstream",
+            f"≤ {ADDED_LATENCY_RATIO}×",
+            f"{ours_added95:.1f} / {up_added95:.1f} ms = {ours_added95 / up_added95:.2f}×",
+            ours_added95 <= ADDED_LATENCY_RATIO * up_added95,
+        ),
+        *(
+            Target(
+                f"throughput at {c} client{'s' if c > 1 else ''}, ours / upstream",
+                f"≥ {THROUGHPUT_RATIO}×",
+                f"{ours:.0f} / {up:.0f} = {ours / up:.2f}×",
+                ours >= THROUGHPUT_RATIO * up,
+            )
+            for c in CONCURRENCY
+            for ours, up in [
+                (cells[(deployment.OURS, c)].per_second, cells[(deployment.UPSTREAM, c)].per_second)
+            ]
         ),
         Target(
             "our throughput at 32 clients",

@@ -12,6 +12,9 @@ by its class path:
 - ``searx.plugins.llmweb.language.SXNGPlugin``: whose language counts — a model's or a
   person's deliberate choice, not a JSON client's built-in default (setting ``llmweb_language``);
 - ``searx.plugins.llmweb.dates.SXNGPlugin``: the results page shows a result's date once.
+- ``searx.plugins.llmweb.spend.SXNGPlugin``: the Brave budget and answer cache the engine
+  installs (spend.py), cache hits answered before the engine runs, and a repeated JSON search
+  answered with the JSON it got before (json_answers.py).
 
 The modules use only SearXNG and its dependencies, as the engine does.
 """

@@ -12,6 +12,9 @@ network, between the engine and Brave:
   HMACs of the request under the instance's secret, so key names hold no query; the answers
   are stored compressed, not encrypted (SECURITY.md says who can read them), behind an
   HMAC tag, so an answer that anyone without the secret wrote or moved is never served.
+  This module's plugin looks a search up before SearXNG's engine machinery runs (a hit is
+  answered there; a miss's lookup is the only one its Brave request makes), and
+  json_answers.py answers a repeated JSON search with the JSON it got before.
 - **the budget**: before a request goes out, one atomic valkey script reserves it against
   ``monthly_budget`` and ``daily_budget`` (0: no cap), so any number of workers and replicas
   make exactly as many requests as the budget allows. An answer other than 2xx gives its
@@ -47,8 +50,10 @@ import hmac
 import json
 import logging
 import math
+import threading
 import time
 import typing as t
+import weakref
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -81,12 +86,15 @@ HITS, MISSES, INDEX, ANSWER = (
     PREFIX + "cache:index",
     PREFIX + "answer:",
 )
+PAGE = PREFIX + "page:"  # SearXNG's whole JSON answer to a search (plugins/json_answers.py)
+PAGE_INDEX = PREFIX + "cache:pages"  # the JSON answers kept, at most cache_entries of them too
 LOGGED = PREFIX + "logged:"
 THRESHOLDS = (100, 80, 50)  # percent of a budget or quota the log announces once per window
 FRESH_DAY_SECONDS = 3600  # freshness=pd asks for today's web: never serve an answer older than this
 TAG_BYTES = 32  # HMAC-SHA256 in front of each stored answer
 MAX_ANSWER_BYTES = 512_000  # a bigger (compressed) answer is not worth keeping
 DOWN_LOG_SECONDS = 60.0
+ANNOUNCED_KEPT = 64  # log keys (a window and a threshold each) a process remembers as set
 VALKEY_SECONDS = 1.0  # valkey on the same machine or network answers in milliseconds
 VALKEY_PAUSE_SECONDS = 10.0  # after a failure, searches go uncached and uncounted this long
 VALKEY_THREADS = 4
@@ -119,16 +127,19 @@ day = redis.call('INCR', KEYS[5])
 if redis.call('PTTL', KEYS[5]) < 0 then redis.call('PEXPIRE', KEYS[5], ARGV[6]) end
 return {1, month, day, redis.call('PTTL', KEYS[4])}
 """
-# A cache hit answered before SearXNG's engine machinery (SXNGPlugin.pre_search): the lookup and
-# the hit's count, nothing on a miss (the engine's own request counts it).
-# KEYS: answer, hits. ARGV: ms to the month's end. Returns the stored answer or nil.
-_PEEK = """
-local stored = redis.call('GET', KEYS[1])
-if not stored then return false end
-redis.call('INCR', KEYS[2])
-if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
-return stored
+# The same lookup, asked first for SearXNG's whole JSON answer to the search (KEYS[6]); a hit is
+# counted as a cache hit and returned as {3, stored page}.
+_PAGE_OR_LOOKUP = (
+    """
+local page = redis.call('GET', KEYS[6])
+if page then
+  redis.call('INCR', KEYS[2])
+  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+  return {3, page}
+end
 """
+    + _LOOKUP
+)
 # KEYS: month, day. Gives one reservation back.
 _RELEASE = """
 for _, key in ipairs(KEYS) do
@@ -167,6 +178,45 @@ class SpendSettings:
     daily_budget: int
     cache_seconds: int
     cache_entries: int
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What one lookup before a Brave request found: the stored answer (a hit), else whether the
+    miss was counted and a request reserved against the budgets."""
+
+    body: bytes | None = None
+    page: bytes | None = None  # SearXNG's whole JSON answer, when the lookup asked for it
+    counted: bool = False
+    reserved: bool = False
+
+
+NOT_ASKED = Lookup()  # no valkey, or nothing to keep: nothing counted
+
+
+class LookedUp:
+    """Misses this process looked up in pre_search whose Brave request is still to come, per URL:
+    the engine's network takes one instead of asking valkey a second time. Whatever a search
+    left untaken when it ends (its engine never sent the request, or not yet) is given back
+    then; a request that comes later looks up for itself, so no reservation is lost or doubled."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiting: dict[str, list[Lookup]] = {}
+
+    def add(self, url: str, lookup: Lookup) -> None:
+        with self._lock:
+            self._waiting.setdefault(url, []).append(lookup)
+
+    def take(self, url: str) -> Lookup | None:
+        with self._lock:
+            waiting = self._waiting.get(url)
+            if not waiting:
+                return None
+            lookup = waiting.pop()
+            if not waiting:
+                del self._waiting[url]
+            return lookup
 
 
 class BudgetSpent(Exception):
@@ -220,6 +270,8 @@ class Spending:
         self._down_logged = 0.0
         self._paused_until = 0.0
         self._scripts: dict[str, t.Any] = {}
+        self._announced: set[str] = set()  # log keys this process saw set: not asked for again
+        self.looked_up = LookedUp()
         # Any: valkey-py types every answer as "maybe awaitable" (its sync and async clients
         # share stubs); this one is synchronous. It connects on first use.
         self._client: t.Any = (
@@ -280,27 +332,48 @@ class Spending:
         """Whether a request's lookup has anything to do (a cache or a budget, and valkey)."""
         return self._db() is not None and (self.settings.cache_seconds > 0 or self._budgets_on())
 
+    def caches(self) -> bool:
+        """Whether a search may find its answer in the cache (the cache is on, valkey answers)."""
+        return self._db() is not None and self.settings.cache_seconds > 0
+
     def _budgets_on(self) -> bool:
         return self.settings.monthly_budget > 0 or self.settings.daily_budget > 0
 
-    def cached_or_reserve(self, url: str) -> bytes | None:
-        """Brave's answer to ``url`` while it is fresh (counted as a hit); else None, the miss
-        counted and one request reserved against the budgets, or BudgetSpent saying which and
-        until when. One valkey round trip."""
+    def page_key(self, material: bytes) -> str:
+        """The key of SearXNG's JSON answer to a search ``material`` describes (an HMAC: no query)."""
+        return PAGE + hmac.new(self._secret, material, hashlib.sha256).hexdigest()
+
+    def lookup(self, url: str, page_key: str | None = None) -> Lookup:
+        """Brave's answer to ``url`` while it is fresh (counted as a hit); else the miss counted
+        and one request reserved against the budgets, or BudgetSpent saying which and until
+        when. With ``page_key`` (the cache on), SearXNG's JSON answer stored under it comes
+        first, counted as a hit. One valkey round trip."""
         cache_on = self.settings.cache_seconds > 0
         db = self._db()
         if db is None or not (cache_on or self._budgets_on()):
-            return None
+            return NOT_ASKED
         key, now = self._key(url), _now()
         try:
-            answer = self._lookup(db, key, now, cache_on=cache_on, budgets_on=self._budgets_on())
+            answer = self._lookup(
+                db, key, now, cache_on=cache_on, budgets_on=self._budgets_on(), page=page_key
+            )
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
-            return None
+            return NOT_ASKED
+        if answer[0] == 3 and page_key is not None:
+            page = self._open(page_key, bytes(answer[1]))
+            if page is not None:
+                return Lookup(page=page)
+            try:  # not ours: as if it were not there (rare, so the extra round trips do not matter)
+                db.decr(HITS)
+                answer = self._lookup(db, key, now, cache_on=cache_on, budgets_on=self._budgets_on())
+            except valkey.exceptions.ValkeyError as error:
+                self._valkey_failed(error)
+                return NOT_ASKED
         if answer[0] == 2:
             body = self._open(key, bytes(answer[1]))
             if body is not None:
-                return body
+                return Lookup(body=body)
             # Written or moved by someone without the secret: a miss after all (rare, so the
             # extra round trips do not matter).
             try:
@@ -309,35 +382,34 @@ class Spending:
                 db.incr(MISSES)
             except valkey.exceptions.ValkeyError as error:
                 self._valkey_failed(error)
-                return None
+                return NOT_ASKED
         if answer[0] != 0:
             self._reserved(db, now, *answer)
-        return None
+        return Lookup(counted=cache_on, reserved=answer[0] == 1)
 
-    def cached_hit(self, url: str) -> bytes | None:
-        """Brave's answer to ``url`` while it is fresh, counted as a hit; None (counted as
-        nothing) otherwise. One valkey round trip."""
+    def release(self) -> None:
+        """Give one reservation back: its request was never sent. One valkey round trip."""
         db = self._db()
-        if db is None or self.settings.cache_seconds <= 0:
-            return None
-        key, now = self._key(url), _now()
+        if db is None or not self._budgets_on():
+            return
         try:
-            stored = self._script(db, _PEEK)(
-                keys=[key, HITS], args=[_ms((month_end(now) - now).total_seconds())]
-            )
-            body = self._open(key, bytes(stored)) if stored else None
-            if stored and body is None:
-                db.decr(HITS)  # not ours after all: the engine's request counts the miss
+            self._run_together(db, [(_RELEASE, [MONTH, DAY], [])])
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
-            return None
-        return body
 
     def _lookup(
-        self, db: t.Any, key: str, now: datetime.datetime, *, cache_on: bool, budgets_on: bool
+        self,
+        db: t.Any,
+        key: str,
+        now: datetime.datetime,
+        *,
+        cache_on: bool,
+        budgets_on: bool,
+        page: str | None = None,
     ) -> t.Any:
-        return self._script(db, _LOOKUP)(
-            keys=[key, HITS, MISSES, MONTH, DAY],
+        script, pages = (_LOOKUP, []) if page is None else (_PAGE_OR_LOOKUP, [page])
+        return self._script(db, script)(
+            keys=[key, HITS, MISSES, MONTH, DAY, *pages],
             args=[
                 int(cache_on),
                 int(budgets_on),
@@ -403,16 +475,30 @@ class Spending:
             elif isinstance(answer, Exception):
                 raise answer
 
-    def _store(self, url: str, body: bytes) -> list[tuple[str, list[t.Any], list[t.Any]]]:
-        """The script call that keeps ``body`` as the answer to ``url``, if it is to be kept."""
+    def keep_page(self, page_key: str, url: str, page: bytes) -> None:
+        """Keep SearXNG's JSON answer to a search whose Brave request is ``url``, as long as Brave's
+        answer would be kept and among the same most entries. One valkey round trip."""
+        db = self._db()
+        if db is None:
+            return
+        try:
+            self._run_together(db, self._store(url, page, key=page_key, index=PAGE_INDEX))
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+
+    def _store(
+        self, url: str, body: bytes, key: str | None = None, index: str = INDEX
+    ) -> list[tuple[str, list[t.Any], list[t.Any]]]:
+        """The script call that keeps ``body`` as the answer to ``url`` (under ``key``, else the
+        key of Brave's answer to ``url``; listed in ``index``), if it is to be kept."""
         seconds = answer_lifetime(url, self.settings.cache_seconds)
         if seconds <= 0 or self.settings.cache_entries <= 0:
             return []
-        key = self._key(url)
+        key = key or self._key(url)
         sealed = self._seal(key, body)
         if len(sealed) > MAX_ANSWER_BYTES:
             return []
-        return [(_STORE, [key, INDEX], [sealed, seconds, repr(time.time()), self.settings.cache_entries])]
+        return [(_STORE, [key, index], [sealed, seconds, repr(time.time()), self.settings.cache_entries])]
 
     def _announce(self, db: t.Any, window: str, used: int, budget: int, resets: float) -> None:
         """Log once per window when use reaches 50, 80 or 100 % of ``budget``."""
@@ -422,7 +508,13 @@ class Spending:
         if reached is None:
             return
         key = f"{LOGGED}{window}:{_day(resets)}:{reached}"
-        if db.set(key, 1, nx=True, px=_ms(resets - time.time())):
+        if key in self._announced:
+            return  # this process saw it set: asking valkey again would cost every request a round trip
+        if len(self._announced) > ANNOUNCED_KEPT:
+            self._announced.clear()  # older windows' keys; a cleared one costs one more SET NX
+        announced_now = db.set(key, 1, nx=True, px=_ms(resets - time.time()))
+        self._announced.add(key)
+        if announced_now:
             level = logging.WARNING if reached == 100 else logging.INFO
             what = (
                 "of Brave's monthly quota" if window == "Brave's quota" else f"of the {window}'s Brave budget"
@@ -490,6 +582,27 @@ def cached_response(method: str, url: str, body: bytes) -> httpx.Response:
     return response
 
 
+class CachedAnswer:
+    """A stored answer as the engine's response() reads it in pre_search (status, headers, JSON):
+    building an httpx.Response, whose URL parsing is pure Python, cost a cache hit a quarter
+    of a millisecond. The network's path, which SearXNG reads further, gets cached_response."""
+
+    status_code = 200
+    ok = True
+
+    def __init__(self, url: str, body: bytes) -> None:
+        self.url = url
+        self.content = body
+        self.headers = {"content-type": "application/json", "x-llmweb-cache": "hit"}
+
+    @property
+    def text(self) -> str:
+        return self.content.decode()
+
+    def json(self) -> t.Any:
+        return json.loads(self.content)
+
+
 SPENDING: dict[str, Spending] = {}
 """Per engine name, for the usage endpoint."""
 
@@ -512,9 +625,13 @@ class SpendingNetwork:
         spending = self._spending
         if method.upper() != "GET" or not url.startswith(self._base_url):
             return t.cast(httpx.Response, await self._network.request(method, url, **kwargs))
-        body = await _off_the_loop(spending.cached_or_reserve, url) if spending.keeps_anything() else None
-        if body is not None:
-            return cached_response(method, url, body)
+        # A search whose pre_search looked this request up already (a miss, counted and reserved)
+        # is not looked up again.
+        looked_up = spending.looked_up.take(url)
+        if looked_up is None and spending.keeps_anything():
+            looked_up = await _off_the_loop(spending.lookup, url)
+        if looked_up is not None and looked_up.body is not None:
+            return cached_response(method, url, looked_up.body)
         response: httpx.Response = await self._network.request(method, url, **kwargs)
         await _off_the_loop(spending.settle, url, response.status_code, response.content, response.headers)
         return response
@@ -558,7 +675,7 @@ def install(engine_name: str, base_url: str, settings: SpendSettings, brave_mont
 
 
 class SXNGPlugin(Plugin):
-    """Serves the month's Brave figures at /llmweb/usage."""
+    """Serves the month's Brave figures at /llmweb/usage; answers cache hits before the engine runs."""
 
     id = "llmweb_spend"
 
@@ -575,29 +692,34 @@ class SXNGPlugin(Plugin):
         if log.getEffectiveLevel() > logging.INFO:
             log.setLevel(logging.INFO)  # the budget lines are for the admin, whatever SearXNG's level
         app.add_url_rule(USAGE_PATH, "llmweb_usage", _usage_view)
+        # Imported here: it builds on this module, loaded by then.
+        from searx.plugins.llmweb import json_answers
+
+        json_answers.install(app)
         return True
 
     def pre_search(self, request: SXNG_Request, search: SearchWithPlugins) -> bool:
         """Answer our engines' part of a search from the cache before SearXNG's engine machinery
-        (a thread per engine, the network loop) runs: a hit costs one valkey round trip.
+        (a thread per engine, the network loop) runs: a hit costs one valkey round trip, and a
+        miss's lookup (counted, a request reserved) is the only one its Brave request makes.
 
         Everything before this still holds: the limiter counted the request, and the language
         policy is applied first, here: SearXNG keeps its plugins in a set, so their order is
         a process's chance, and the language plugin's pre_search (which only pins the
-        language, so running it twice is harmless) is called before the cache is asked. The engine's own request() builds the URL, as for a real request, and its
-        own response() reads the answer, so the JSON is the same. A bang or a query SearXNG's
-        answerers take is left alone, as are a suspended engine and any miss."""
+        language, so running it twice is harmless) is called before the cache is asked. The
+        engine's own request() builds the URL, as for a real request, and its own response()
+        reads the answer, so the JSON is the same. A bang or a query SearXNG's answerers take
+        is left alone, as are a suspended engine, an engine without the cache and a spent
+        budget (the engine's own request reports it)."""
         query = search.search_query
-        if query.external_bang or not any(ref.name in SPENDING for ref in query.engineref_list):
+        if query.external_bang or not any(caches(ref.name) for ref in query.engineref_list):
             return True
-        for plugin in searx.plugins.STORAGE:
-            if plugin.id in LANGUAGE_FIRST and plugin.id in search.user_plugins:
-                plugin.pre_search(request, search)
+        apply_language_policy(request, search)
         if searx.answerers.STORAGE.ask(query.query):
             return True  # SearXNG answers it without asking any engine
         remaining = []
         for ref in query.engineref_list:
-            results = _cached_results(ref.name, ref.category, query) if ref.name in SPENDING else None
+            results = _cached_results(ref.name, ref.category, search) if caches(ref.name) else None
             if results is None:
                 remaining.append(ref)
             else:
@@ -605,9 +727,42 @@ class SXNGPlugin(Plugin):
         query.engineref_list = remaining
         return True
 
+    def post_search(self, request: SXNG_Request, search: SearchWithPlugins) -> None:
+        """Give back what this search's lookups reserved for requests its engines never sent, and
+        show plugins/json_answers.py what the search found."""
+        flask.g.llmweb_results = search.result_container
+        for engine_name, url in _LOOKED_UP.pop(search, ()):
+            spending = SPENDING[engine_name]
+            left = spending.looked_up.take(url)
+            if left is not None and left.reserved:
+                spending.release()
+        # Lookups json_answers made that no pre_search of ours took (the search stopped before).
+        for (engine_name, _), unused in flask.g.pop("llmweb_lookups", {}).items():
+            if unused.reserved:
+                SPENDING[engine_name].release()
 
-def _cached_results(engine_name: str, category: str, query: SearchQuery) -> list[t.Any] | None:
-    """The engine's results for ``query`` from the cache, or None (a miss, or not answerable here)."""
+
+# Per search: the (engine, url) its pre_search looked up and left to the engine to request.
+_LOOKED_UP: weakref.WeakKeyDictionary[SearchWithPlugins, list[tuple[str, str]]] = weakref.WeakKeyDictionary()
+
+
+def caches(engine_name: str) -> bool:
+    """Whether ``engine_name`` is one of ours whose answers a search may find in the cache."""
+    spending = SPENDING.get(engine_name)
+    return spending is not None and spending.caches()
+
+
+def apply_language_policy(request: SXNG_Request, search: SearchWithPlugins) -> None:
+    """The language plugin's pre_search, before the cache is asked (it only pins the language, so
+    its running again in SearXNG's own turn is harmless)."""
+    for plugin in searx.plugins.STORAGE:
+        if plugin.id in LANGUAGE_FIRST and plugin.id in search.user_plugins:
+            plugin.pre_search(request, search)
+
+
+def brave_url(engine_name: str, category: str, query: SearchQuery) -> str | None:
+    """The URL the engine's own request() builds for ``query``; None: the engine would ask nothing
+    (suspended, beyond its pages) or fails (its usual path meets that again and reports it)."""
     processor = PROCESSORS.get(engine_name)
     if processor is None or processor.suspended_status.is_suspended:
         return None
@@ -619,13 +774,31 @@ def _cached_results(engine_name: str, category: str, query: SearchQuery) -> list
     except Exception:  # the engine's usual path meets it again and reports it
         return None
     url = params.get("url")
-    if not url:
+    return str(url) if url else None
+
+
+def _cached_results(engine_name: str, category: str, search: SearchWithPlugins) -> list[t.Any] | None:
+    """The engine's results for the search from the cache, or None: a miss (then counted, a request
+    reserved, and left for the engine's network to take), or not answerable here. The lookup
+    plugins/json_answers.py made for this search, if any, is not made again."""
+    query = search.search_query
+    url = brave_url(engine_name, category, query)
+    if url is None:
         return None
-    body = SPENDING[engine_name].cached_hit(str(url))
-    if body is None:
+    spending = SPENDING[engine_name]
+    made: dict[tuple[str, str], Lookup] = flask.g.get("llmweb_lookups", {})
+    looked_up = made.pop((engine_name, url), None)
+    try:
+        looked_up = looked_up or spending.lookup(url)
+    except BudgetSpent:
+        return None  # the engine's own request looks up again and reports it
+    if looked_up.body is None:
+        if looked_up.counted or looked_up.reserved:
+            spending.looked_up.add(url, looked_up)
+            _LOOKED_UP.setdefault(search, []).append((engine_name, url))
         return None
     try:
-        return list(processor.engine.response(cached_response("GET", str(url), body)))
+        return list(PROCESSORS[engine_name].engine.response(CachedAnswer(url, looked_up.body)))
     except Exception:  # the engine's usual path meets it again and reports it
         return None
 

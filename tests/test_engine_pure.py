@@ -125,6 +125,23 @@ def test_separators_survive_searxngs_result_normalisation() -> None:
     assert result.content == content
 
 
+texts = st.text(alphabet=st.sampled_from(" \t\n\u00a0\u2003ab|—."), max_size=40)
+
+
+@given(title=texts, content=texts)
+def test_the_engine_s_results_are_normalised_as_searxng_normalises_its_own(title: str, content: str) -> None:
+    fields = {
+        "url": "https://example.org/a",
+        "engine": "brave api",
+        "publishedDate": datetime.datetime(2025, 10, 1),
+    }
+    ours = engine.BraveResult(title=title, content=content, **fields)
+    searxngs = MainResult(title=title, content=content, **fields)
+    ours.normalize_result_fields()
+    searxngs.normalize_result_fields()
+    assert ours.as_dict() == searxngs.as_dict()
+
+
 # --- parse_publication_date ----------------------------------------------------------
 
 
