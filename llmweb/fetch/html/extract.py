@@ -48,6 +48,7 @@ from llmweb.fetch.html.manual import (
 )
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.html.metadata import declares_article, page_title, published_date
+from llmweb.fetch.html.posts import read_posts
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
@@ -227,9 +228,14 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
     if "<code" in html:
         _flatten_nested_code(root)
-    region = declared_main(root, html) or (main_region(root) if documentation else [])
-    manual = documentation and reads_whole(region, root.find("body"), codes.marker, html)
     fired: list[str] = []
+    declared_thread = declares_thread(html)  # one search of the whole HTML, used twice
+    # a thread whose markup says where each post is (.posts) is read post by post
+    posts = read_posts(root, codes, declared=declared_thread) if layers.thread_posts else ""
+    if posts:
+        fired.append("thread_posts")
+    region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
+    manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
     if manual and not layers.manual:
         manual = False
     elif manual:
@@ -238,12 +244,13 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     page_chars = len(root.text_content()) if not manual else 0
     if not documentation and layers.promotions and drop_promotions(root):  # before links become text
         fired.append("promotions")
-    if manual:  # a manual's main region is read whole (.manual), not judged block by block
+    if posts:
+        text = posts
+    elif manual:  # a manual's main region is read whole (.manual), not judged block by block
         text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
     else:
         for main in region:
             unlink(main)
-        declared_thread = declares_thread(html)  # one search of the whole HTML, used twice
         thread = layers.thread_replies and (not article or declared_thread)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         if layers.second_opinion and _short_reading(_text_chars(body), page_chars):
@@ -269,7 +276,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             fired.append("continuation")
         text = render_markdown(body, codes)
     kept = len(codes.found_in(text))
-    if kept < len(codes.blocks) and not manual:
+    if kept < len(codes.blocks) and not manual and not posts:
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
         second_text = render_markdown(_trafilatura(root, url, fast=False)[0], codes)
