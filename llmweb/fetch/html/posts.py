@@ -40,8 +40,14 @@ MIN_POSTS = 2
 
 def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
     """The page's posts as markdown, each under its author line; "" when the page marks no thread."""
-    posts = [(kind, item, body) for kind, item, body in _posts(root) if _text(body)]
-    if len(posts) < MIN_POSTS or not (declared or posts[0][0] in OPENING_TYPES):
+    posts = [
+        (kind, item, body)
+        for kind, item, body in _posts(root)
+        if _text(body) and not (kind == "Comment" and _comments_on_answer(item))
+    ]
+    if len(posts) < MIN_POSTS or posts[0][0] == "Answer":  # answers without their question
+        return ""
+    if not (declared or posts[0][0] in OPENING_TYPES):
         return ""
     position = {el: i for i, el in enumerate(root.iter())}
     posts.sort(key=lambda post: position.get(post[2], 0))
@@ -65,6 +71,12 @@ def _posts(root: HtmlElement) -> Iterator[tuple[str, HtmlElement, HtmlElement]]:
         body = next((p for p in _properties(el, _BODY_PROPERTIES)), None)
         if body is not None:
             yield kind, el, body
+
+
+def _comments_on_answer(item: HtmlElement) -> bool:
+    """Whether a comment belongs to a question or an answer of a Q&A page: an aside under
+    the post (WCXB's references leave them out), not a post of the thread."""
+    return any(_post_type(el.get("itemtype") or "") in ("Question", "Answer") for el in item.iterancestors())
 
 
 def _post_type(itemtype: str) -> str | None:
