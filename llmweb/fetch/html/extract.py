@@ -64,8 +64,10 @@ class ExtractedPage(NamedTuple):
     published: str | None  # ISO date the page itself states, e.g. "2024-05-01"
     text: str
     notes: tuple[str, ...] = ()
-    # The text is a manual's main region read whole (.manual): short means a short page
-    # (a constant's entry, an empty member list), not a shell that scripts fill in.
+    # The text is a manual's main region read whole (.manual), or a thread's posts as its
+    # markup marks them (.posts): short means a short page (a constant's entry, an empty
+    # member list, a two-line thread), not a shell that scripts fill in; and the embedded
+    # data (a thread's JSON-LD repeats its posts) has nothing to add.
     whole_region: bool = False
     # the layers above trafilatura (.layers) that changed this answer, for the bench
     fired: tuple[str, ...] = ()
@@ -111,7 +113,7 @@ def read_html_page(
     description = page_description(root)
     has_scripts = _has_scripts(root)
     page = _extract(root, html, page_url or url, layers)
-    if page.whole_region:  # a manual's main region read whole: short means a short page
+    if page.whole_region:  # a region read whole, or a thread's posts: short means a short page
         return page
     verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
     notes = list(page.notes)
@@ -293,7 +295,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if headless != text:
             text = headless
             fired.append("title_heading")
-    whole_region = manual and bool(text.strip())
+    whole_region = (manual or bool(posts)) and bool(text.strip())
     return ExtractedPage(title, published, text, whole_region=whole_region, fired=tuple(fired))
 
 

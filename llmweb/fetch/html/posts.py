@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -38,39 +39,112 @@ _ISO_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ]\d|$)")
 MIN_POSTS = 2
 
 
+@dataclass(frozen=True)
+class _Post:
+    kind: str  # its schema.org type, or UNMARKED
+    item: HtmlElement  # the post's container
+    body: HtmlElement  # its text
+    author_line: str
+
+
+UNMARKED = "unmarked"  # a post container shaped like its marked siblings, without markup of its own
+
+
 def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
     """The page's posts as markdown, each under its author line; "" when the page marks no thread."""
-    posts = [
-        (kind, item, body)
-        for kind, item, body in _posts(root)
-        if _text(body) and not (kind == "Comment" and _comments_on_answer(item))
+    marked = [
+        post
+        for post in _marked_posts(root)
+        if _text(post.body) and not (post.kind == "Comment" and _comments_on_answer(post.item))
     ]
-    if len(posts) < MIN_POSTS or posts[0][0] == "Answer":  # answers without their question
-        return ""
-    if not (declared or posts[0][0] in OPENING_TYPES):
-        return ""
     position = {el: i for i, el in enumerate(root.iter())}
-    posts.sort(key=lambda post: position.get(post[2], 0))
-    items = {item for _, item, _ in _posts(root)}
+    posts = sorted([*marked, *_unmarked_twins(marked)], key=lambda post: position.get(post.body, 0))
+    if len(posts) < MIN_POSTS or posts[0].kind == "Answer":  # answers without their question
+        return ""
+    if not (declared or posts[0].kind in OPENING_TYPES):
+        return ""
+    items = {post.item for post in posts}
     blocks = []
-    for _, item, body in posts:
-        line = _author_line(item)
-        text = render_markdown(manual_body(_without_posts(body, items)), codes)
-        blocks.append(f"{line}\n\n{text}" if line else text)
+    for post in posts:
+        text = render_markdown(manual_body(_without_posts(post.body, items)), codes)
+        blocks.append(f"{post.author_line}\n\n{text}" if post.author_line else text)
     return "\n\n".join(block for block in blocks if block.strip())
 
 
-def _posts(root: HtmlElement) -> Iterator[tuple[str, HtmlElement, HtmlElement]]:
-    """Each post item of ``root``, its type and its body (its own ``text`` property)."""
+def _marked_posts(root: HtmlElement) -> Iterator[_Post]:
+    """Each post item of ``root`` with its body (its own ``text`` property) and author line."""
     for el in root.iter():
         if not isinstance(el.tag, str) or el.get("itemscope") is None:
             continue
         kind = _post_type(el.get("itemtype") or "")
         if kind is None:
             continue
-        body = next((p for p in _properties(el, _BODY_PROPERTIES)), None)
+        body = next(_properties(el, _BODY_PROPERTIES), None)
         if body is not None:
-            yield kind, el, body
+            author, date = _author_and_date(el)
+            yield _Post(kind, el, body, _author_line(author, date))
+
+
+def _unmarked_twins(marked: list[_Post]) -> list[_Post]:
+    """The siblings of marked posts built the same way but not marked up: a forum that
+    describes its opening post in JSON-LD marks only the replies in the page, and the
+    opening post is the container of the same kind just before them.
+
+    A twin has the marked post's tag and first class name, and its body, author and date
+    are found where the marked post has them (the same path of tags and classes).
+    """
+    twins: list[_Post] = []
+    seen = {post.item for post in marked}
+    for post in marked:
+        parent = post.item.getparent()
+        if parent is None:
+            continue
+        shape = _shape(post.item)
+        author, date = _author_and_date(post.item)
+        for sibling in parent:
+            if sibling in seen or not isinstance(sibling.tag, str) or _shape(sibling) != shape:
+                continue
+            if _post_type(sibling.get("itemtype") or "") is not None:
+                continue
+            seen.add(sibling)
+            body = _follow(sibling, _path(post.item, post.body))
+            if body is None or not _text(body) or _overlaps(sibling, marked):
+                continue
+            twin_author = _follow(sibling, _path(post.item, author)) if author is not None else None
+            twin_date = _follow(sibling, _path(post.item, date)) if date is not None else None
+            twins.append(_Post(UNMARKED, sibling, body, _author_line(twin_author, twin_date)))
+    return twins
+
+
+def _overlaps(sibling: HtmlElement, marked: list[_Post]) -> bool:
+    """Whether ``sibling`` holds a marked post's text or lies within it (a wrapper, not a twin)."""
+    return any(
+        sibling in post.body.iterancestors() or post.body in sibling.iterancestors() or post.body is sibling
+        for post in marked
+    )
+
+
+def _shape(el: HtmlElement) -> tuple[str, str]:
+    return str(el.tag), next(iter((el.get("class") or "").split()), "")
+
+
+def _path(top: HtmlElement, el: HtmlElement) -> list[tuple[str, str]]:
+    """The shapes of the elements from below ``top`` down to ``el``."""
+    chain = []
+    while el is not None and el is not top:
+        chain.append(_shape(el))
+        el = el.getparent()
+    return chain[::-1]
+
+
+def _follow(top: HtmlElement, path: list[tuple[str, str]]) -> HtmlElement | None:
+    """The first element below ``top`` reached through children of the shapes of ``path``."""
+    level = [top]
+    for shape in path:
+        level = [child for el in level for child in el if isinstance(child.tag, str) and _shape(child) == shape]
+        if not level:
+            return None
+    return level[0]
 
 
 def _comments_on_answer(item: HtmlElement) -> bool:
@@ -112,19 +186,23 @@ def _value(el: HtmlElement) -> str:
     return " ".join((el.get("content") or el.get("datetime") or el.get("title") or "").split())
 
 
-def _author_line(item: HtmlElement) -> str:
+def _author_and_date(item: HtmlElement) -> tuple[HtmlElement | None, HtmlElement | None]:
+    """The elements holding a post item's author's name and its date, where it has them."""
     author = next(_properties(item, _AUTHOR_PROPERTIES), None)
-    name = ""
-    if author is not None:
-        named = next(_properties(author, ("name",)), None) if author.get("itemscope") is not None else None
-        name = _value(named if named is not None else author)[:_MAX_AUTHOR_CHARS]
+    if author is not None and author.get("itemscope") is not None:
+        author = next(_properties(author, ("name",)), author)
+    return author, next(_properties(item, _DATE_PROPERTIES), None)
+
+
+def _author_line(author: HtmlElement | None, dated: HtmlElement | None) -> str:
+    """``**name** · date``, or what of it the post shows."""
+    name = _value(author)[:_MAX_AUTHOR_CHARS] if author is not None else ""
     date = ""
-    dated = next(_properties(item, _DATE_PROPERTIES), None)
     if dated is not None:
         shown = " ".join(dated.text_content().split())
         stamp = (dated.get("datetime") or dated.get("content") or "").strip()
         iso = _ISO_DATE.match(stamp)
-        date = shown or (iso.group(1) if iso else stamp)[:_MAX_AUTHOR_CHARS]
+        date = (shown or (iso.group(1) if iso else stamp))[:_MAX_AUTHOR_CHARS]
     return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
 
 
