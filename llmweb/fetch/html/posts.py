@@ -65,10 +65,44 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
         return ""
     items = {post.item for post in posts}
     blocks = []
+    said: set[tuple[str, ...]] = set()  # the word runs of the posts before
     for post in posts:
-        text = render_markdown(manual_body(_without_posts(post.body, items)), codes)
+        tree = manual_body(_without_posts(post.body, items))
+        words = _words(tree)
+        for quote in list(tree.iter("quote")):
+            if _repeats(quote, said) and quote.getparent() is not None:
+                quote.drop_tree()
+        said.update(_runs(words))
+        text = render_markdown(tree, codes)
         blocks.append(f"{post.author_line}\n\n{text}" if post.author_line else text)
     return "\n\n".join(block for block in blocks if block.strip())
+
+
+# A quote is a post quoting an earlier one when most of its runs of this many words were
+# said before in the thread: it is dropped, the earlier post stands (WCXB dev, tuning part:
+# dropping every quote cost answers that quote documentation; 8 words rarely repeat by chance).
+QUOTE_RUN_WORDS = 8
+QUOTE_REPEATED_SHARE = 0.5
+
+
+def _words(el: etree._Element) -> list[str]:
+    return re.findall(r"\w+", "".join(el.itertext()).lower())
+
+
+def _runs(words: list[str]) -> set[tuple[str, ...]]:
+    n = min(QUOTE_RUN_WORDS, len(words))
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)} if n else set()
+
+
+def _repeats(quote: etree._Element, said: set[tuple[str, ...]]) -> bool:
+    """Whether ``quote`` mostly repeats the words of the thread's earlier posts."""
+    runs = _runs(_words(quote))
+    if not runs or not said:
+        return False
+    if len(next(iter(runs))) < QUOTE_RUN_WORDS:  # a short quote: repeated if said whole
+        words = next(iter(runs))
+        return any(words == run[: len(words)] for run in said)
+    return len(runs & said) >= QUOTE_REPEATED_SHARE * len(runs)
 
 
 def _marked_posts(root: HtmlElement) -> Iterator[_Post]:
