@@ -138,7 +138,8 @@ def marked_thread(*, opening_marked: bool = True, quote: str = "") -> str:
     return page(body, head=head, title="Turning off all status lights | Example Forums")
 
 
-def author_lines_in(text: str) -> list[str]:
+def author_lines_in(text: str) -> list[tuple[str, str]]:
+    """Each ``**name** · date`` line of ``text``, as (name, date)."""
     return re.findall(r"^\*\*(.+?)\*\* · (.+)$", text, flags=re.M)
 
 

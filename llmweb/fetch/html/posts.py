@@ -175,7 +175,9 @@ def _follow(top: HtmlElement, path: list[tuple[str, str]]) -> HtmlElement | None
     """The first element below ``top`` reached through children of the shapes of ``path``."""
     level = [top]
     for shape in path:
-        level = [child for el in level for child in el if isinstance(child.tag, str) and _shape(child) == shape]
+        level = [
+            child for el in level for child in el if isinstance(child.tag, str) and _shape(child) == shape
+        ]
         if not level:
             return None
     return level[0]
