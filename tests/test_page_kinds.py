@@ -176,6 +176,20 @@ def test_a_quote_of_something_else_than_the_thread_stays_in_the_reply() -> None:
     assert manual in text
 
 
+def test_a_post_nested_in_another_posts_text_is_read_once() -> None:
+    nested = "".join(
+        f'<div itemscope itemtype="https://schema.org/Comment"><b itemprop="author">{author}</b>'
+        f'<div itemprop="text"><p>{text}</p>'
+        for author, _, text in POSTS[1:]
+    ) + "</div></div>" * len(POSTS[1:])
+    body = (
+        f'<div itemscope itemtype="https://schema.org/DiscussionForumPosting"><b itemprop="author">{POSTS[0][0]}'
+        f'</b><div itemprop="text"><p>{POSTS[0][2]}</p></div>{nested}</div>'
+    )
+    text = read_html_page(page(body), "https://forum.example/threads/lights.1/").text
+    assert [text.count(post) for _, _, post in POSTS] == [1] * len(POSTS)
+
+
 QA_COMMENTS = [
     ("Aaronut", "Forty people is a lot for a first event: is there a kitchen at the venue?"),
     ("rumtscho", "This question is too broad as written; please narrow it down to one dish."),

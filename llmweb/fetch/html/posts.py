@@ -16,7 +16,6 @@ not an article's comment section). WCXB's dev split measures it (bench/wcxb.py, 
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -54,7 +53,7 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
     """The page's posts as markdown, each under its author line; "" when the page marks no thread."""
     marked = [
         post
-        for post in _marked_posts(root)
+        for post in _outermost(list(_marked_posts(root)))
         if _text(post.body) and not (post.kind == "Comment" and _comments_on_answer(post.item))
     ]
     position = {el: i for i, el in enumerate(root.iter())}
@@ -63,19 +62,26 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
         return ""
     if not (declared or posts[0].kind in OPENING_TYPES):
         return ""
-    items = {post.item for post in posts}
     blocks = []
-    said: set[tuple[str, ...]] = set()  # the word runs of the posts before
+    said: set[int] = set()  # the word runs of the posts before, hashed
     for post in posts:
-        tree = manual_body(_without_posts(post.body, items))
-        words = _words(tree)
+        tree = manual_body(post.body)
         for quote in list(tree.iter("quote")):
             if _repeats(quote, said) and quote.getparent() is not None:
                 quote.drop_tree()
-        said.update(_runs(words))
+        if len(said) < MAX_SAID_RUNS:
+            said.update(_runs(_words(tree)))
         text = render_markdown(tree, codes)
         blocks.append(f"{post.author_line}\n\n{text}" if post.author_line else text)
     return "\n\n".join(block for block in blocks if block.strip())
+
+
+def _outermost(posts: list[_Post]) -> list[_Post]:
+    """The posts whose text is not inside another post's text: a post nested in another's text
+    is read as part of it, so that each element is read once (and a page of posts nested in
+    posts costs no more than a flat one)."""
+    bodies = {post.body for post in posts}
+    return [post for post in posts if not any(el in bodies for el in post.body.iterancestors())]
 
 
 # A quote is a post quoting an earlier one when most of its runs of this many words were
@@ -83,25 +89,27 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
 # dropping every quote cost answers that quote documentation; 8 words rarely repeat by chance).
 QUOTE_RUN_WORDS = 8
 QUOTE_REPEATED_SHARE = 0.5
+# the runs remembered, at most: a quote of a thread's later pages of text stays (bounds memory)
+MAX_SAID_RUNS = 200_000
 
 
 def _words(el: etree._Element) -> list[str]:
     return re.findall(r"\w+", "".join(el.itertext()).lower())
 
 
-def _runs(words: list[str]) -> set[tuple[str, ...]]:
+def _runs(words: list[str]) -> set[int]:
     n = min(QUOTE_RUN_WORDS, len(words))
-    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)} if n else set()
+    return {hash(tuple(words[i : i + n])) for i in range(len(words) - n + 1)} if n else set()
 
 
-def _repeats(quote: etree._Element, said: set[tuple[str, ...]]) -> bool:
+def _repeats(quote: etree._Element, said: set[int]) -> bool:
     """Whether ``quote`` mostly repeats the words of the thread's earlier posts."""
-    runs = _runs(_words(quote))
-    if not runs or not said:
+    words = _words(quote)
+    if not words or not said:
         return False
-    if len(next(iter(runs))) < QUOTE_RUN_WORDS:  # a short quote: repeated if said whole
-        words = next(iter(runs))
-        return any(words == run[: len(words)] for run in said)
+    if len(words) < QUOTE_RUN_WORDS:  # a short quote: repeated if said whole, as a run's start
+        return False
+    runs = _runs(words)
     return len(runs & said) >= QUOTE_REPEATED_SHARE * len(runs)
 
 
@@ -128,34 +136,32 @@ def _unmarked_twins(marked: list[_Post]) -> list[_Post]:
     are found where the marked post has them (the same path of tags and classes).
     """
     twins: list[_Post] = []
-    seen = {post.item for post in marked}
+    items = {post.item for post in marked}
+    bodies = {post.body for post in marked}
+    # a sibling holding a marked post's text is a wrapper, not a twin
+    holding = {el for post in marked for el in post.body.iterancestors()}
+    parents = set()
     for post in marked:
         parent = post.item.getparent()
-        if parent is None:
+        if parent is None or parent in parents:
             continue
+        parents.add(parent)
         shape = _shape(post.item)
         author, date = _author_and_date(post.item)
         for sibling in parent:
-            if sibling in seen or not isinstance(sibling.tag, str) or _shape(sibling) != shape:
+            if sibling in items or not isinstance(sibling.tag, str) or _shape(sibling) != shape:
+                continue
+            if sibling in holding or sibling in bodies or any(el in bodies for el in sibling.iterancestors()):
                 continue
             if _post_type(sibling.get("itemtype") or "") is not None:
                 continue
-            seen.add(sibling)
             body = _follow(sibling, _path(post.item, post.body))
-            if body is None or not _text(body) or _overlaps(sibling, marked):
+            if body is None or not _text(body):
                 continue
             twin_author = _follow(sibling, _path(post.item, author)) if author is not None else None
             twin_date = _follow(sibling, _path(post.item, date)) if date is not None else None
             twins.append(_Post(UNMARKED, sibling, body, _author_line(twin_author, twin_date)))
     return twins
-
-
-def _overlaps(sibling: HtmlElement, marked: list[_Post]) -> bool:
-    """Whether ``sibling`` holds a marked post's text or lies within it (a wrapper, not a twin)."""
-    return any(
-        sibling in post.body.iterancestors() or post.body in sibling.iterancestors() or post.body is sibling
-        for post in marked
-    )
 
 
 def _shape(el: HtmlElement) -> tuple[str, str]:
@@ -240,23 +246,6 @@ def _author_line(author: HtmlElement | None, dated: HtmlElement | None) -> str:
         iso = _ISO_DATE.match(stamp)
         date = (shown or (iso.group(1) if iso else stamp))[:_MAX_AUTHOR_CHARS]
     return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
-
-
-def _without_posts(body: HtmlElement, items: set[HtmlElement]) -> HtmlElement:
-    """A copy of ``body`` without the posts nested in it (each is read on its own)."""
-    if not any(el in items for el in body.iterdescendants()):
-        return body
-    marked = [el for el in body.iterdescendants() if el in items]
-    for el in marked:
-        el.set("llmweb-nested-post", "1")
-    tree = copy.deepcopy(body)
-    for el in marked:
-        del el.attrib["llmweb-nested-post"]
-    for el in list(tree.iterfind(".//*[@llmweb-nested-post]")):
-        if el.getparent() is not None:
-            el.drop_tree()
-    etree.strip_attributes(tree, "llmweb-nested-post")
-    return tree
 
 
 def _text(el: HtmlElement) -> str:
