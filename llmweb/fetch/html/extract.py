@@ -50,7 +50,7 @@ from llmweb.fetch.html.manual import (
 )
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.html.metadata import declares_article, page_title, published_date
-from llmweb.fetch.html.posts import read_posts
+from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
@@ -238,6 +238,10 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     posts = read_posts(root, codes, declared=declared_thread) if layers.thread_posts else ""
     if posts:
         fired.append("thread_posts")
+    elif declared_thread and not article and layers.thread_json_ld:
+        posts = read_described_posts(root)
+        if posts:
+            fired.append("thread_json_ld")
     region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
     manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
     if manual and not layers.manual:

@@ -16,15 +16,18 @@ not an article's comment section). WCXB's dev split measures it (bench/wcxb.py, 
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.manual import manual_body
 from llmweb.fetch.html.markdown import CodeBlocks, render_markdown
+from llmweb.fetch.javascript.payloads import Budget, find_payloads
 
 POST_TYPES = frozenset({"DiscussionForumPosting", "Question", "Answer", "Comment", "SocialMediaPosting"})
 # a first post of one of these opens a thread; a page whose posts are all comments is a
@@ -250,3 +253,82 @@ def _author_line(author: HtmlElement | None, dated: HtmlElement | None) -> str:
 
 def _text(el: HtmlElement) -> str:
     return " ".join(el.text_content().split())
+
+
+# --- posts a page describes in JSON-LD -------------------------------------------------------
+
+
+def read_described_posts(root: HtmlElement) -> str:
+    """The posts of a thread its JSON-LD lists (a ``DiscussionForumPosting`` and its
+    ``comment`` list, each with text, author and date) when the page shows them too, as
+    markdown each under its author line; "" otherwise.
+
+    For threads whose markup marks no post (Invision Community writes its posts this way):
+    the data says where one post ends and the next begins, which the page's containers do
+    not. Only posts the page shows are a thread's (the data of a page that shows none is
+    left to :mod:`llmweb.fetch.javascript.shell`): most of them must open with words of the
+    visible text.
+    """
+    thread = _described_thread(root)
+    if thread is None:
+        return ""
+    posts = [post for post in (thread, *_as_list(thread.get("comment"))) if isinstance(post, dict)]
+    described = [(_author_line_of(post), _paragraphs(post)) for post in posts]
+    described = [(line, paragraphs) for line, paragraphs in described if paragraphs]
+    if len(described) < MIN_POSTS:
+        return ""
+    visible = " ".join(_words_of(" ".join(root.xpath("//body//text()[not(ancestor::script)]"))))
+    shown = sum(
+        1 for _, paragraphs in described if " ".join(_words_of(paragraphs[0])[:QUOTE_RUN_WORDS]) in visible
+    )
+    if shown * 2 <= len(described):
+        return ""
+    return "\n\n".join(
+        "\n\n".join([line, *paragraphs] if line else paragraphs) for line, paragraphs in described
+    )
+
+
+def _described_thread(root: HtmlElement) -> dict[str, Any] | None:
+    """The first DiscussionForumPosting of the page's JSON-LD that lists its comments."""
+    for payload in find_payloads(root, Budget()):
+        if payload.kind != "jsonld":
+            continue
+        nodes = _as_list(payload.data)
+        graphs = [
+            inner for outer in nodes if isinstance(outer, dict) for inner in _as_list(outer.get("@graph"))
+        ]
+        for node in [*nodes, *graphs]:
+            if isinstance(node, dict) and _kind(node) == "DiscussionForumPosting" and node.get("comment"):
+                return node
+    return None
+
+
+def _kind(node: dict[str, Any]) -> str:
+    kind = node.get("@type")
+    return kind if isinstance(kind, str) else next((k for k in _as_list(kind) if isinstance(k, str)), "")
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [] if value is None else [value]
+
+
+def _author_line_of(post: dict[str, Any]) -> str:
+    author = next(iter(_as_list(post.get("author"))), None)
+    name = author.get("name") if isinstance(author, dict) else author
+    name = " ".join(name.split())[:_MAX_AUTHOR_CHARS] if isinstance(name, str) else ""
+    stamp = post.get("dateCreated") or post.get("datePublished")
+    iso = _ISO_DATE.match(stamp.strip()) if isinstance(stamp, str) else None
+    date = iso.group(1) if iso else ""
+    return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
+
+
+def _paragraphs(post: dict[str, Any]) -> list[str]:
+    text = post.get("text") or post.get("articleBody")
+    if not isinstance(text, str):
+        return []
+    lines = (" ".join(line.split()) for line in html.unescape(text).splitlines())
+    return [line for line in lines if line]
+
+
+def _words_of(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
