@@ -190,6 +190,44 @@ def test_a_post_nested_in_another_posts_text_is_read_once() -> None:
     assert [text.count(post) for _, _, post in POSTS] == [1] * len(POSTS)
 
 
+def described_thread(*, shown: bool) -> str:
+    """A thread as Invision-like software writes it: no microdata, its posts listed in JSON-LD."""
+
+    def described(number: int) -> dict[str, object]:
+        author, _, text = POSTS[number]
+        return {
+            "@type": "Comment" if number else "DiscussionForumPosting",
+            "author": {"@type": "Person", "name": author},
+            "dateCreated": f"2023-12-2{number}T10:00:00+0000",
+            "text": text,
+        }
+
+    data = {"@context": "https://schema.org", **described(0), "headline": "Turning off all status lights"}
+    data["comment"] = [described(i) for i in range(1, len(POSTS))]
+    posts = "".join(
+        f'<article class="cPost"><aside class="cAuthorPane"><h3><a href="/profile/{i}">{author}</a></h3>'
+        f'<ul><li>Members</li><li>{40 + i} posts</li></ul></aside><div class="cPost_contentWrap">'
+        f'<p class="cMeta">Posted {when}</p><div class="cPost_content"><p>{text}</p></div>'
+        '<ul class="cPost_controls"><li><a href="#quote">Quote</a></li></ul></div></article>'
+        for i, (author, when, text) in enumerate(POSTS)
+    )
+    shown_posts = posts if shown else "<p>Sign in to read this topic.</p>"
+    body = f"{NAV}<div id='content'><h1>Turning off all status lights</h1>{shown_posts}</div>{FOOTER}"
+    return page(body, head=json_ld(data), title="Turning off all status lights - Example Community")
+
+
+def test_a_thread_whose_json_ld_lists_its_posts_gives_each_under_its_author_line_in_order() -> None:
+    text = read_html_page(described_thread(shown=True), "https://community.example/topic/1").text
+    assert [author for author, _ in author_lines_in(text)] == [author for author, _, _ in POSTS]
+    where = [text.index(post) for _, _, post in POSTS]
+    assert where == sorted(where)
+
+
+def test_posts_listed_in_json_ld_that_the_page_does_not_show_are_not_read_as_its_thread() -> None:
+    got = read_html_page(described_thread(shown=False), "https://community.example/topic/1")
+    assert "thread_json_ld" not in got.fired
+
+
 QA_COMMENTS = [
     ("Aaronut", "Forty people is a lot for a first event: is there a kitchen at the venue?"),
     ("rumtscho", "This question is too broad as written; please narrow it down to one dish."),
