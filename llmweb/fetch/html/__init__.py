@@ -4,7 +4,8 @@
   pages through trafilatura.
 - :mod:`.workload` — what a page will cost to read, counted before the parse and after it.
 - :mod:`.manual` — whether a page is a manual, its main region, and that region read whole.
-- :mod:`.posts` — a thread's posts as its schema.org microdata marks them, each with its author line.
+- :mod:`.posts` — a thread's posts as its schema.org microdata or JSON-LD gives them, each with its
+  author line.
 - :mod:`.threads` — the replies of forum threads, Q&A and comment pages, from trafilatura's comments.
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.

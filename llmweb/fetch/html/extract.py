@@ -2,8 +2,8 @@
 
 Three kinds of page are read three ways:
 
-- **Threads** whose markup marks each post (:mod:`.posts`: schema.org microdata) are read
-  post by post, in page order, each under its author line.
+- **Threads** whose markup marks each post (:mod:`.posts`: schema.org microdata, or the
+  posts its JSON-LD lists) are read post by post, in page order, each under its author line.
 - **Manuals** (:mod:`.manual`: code in the page or a documentation generator's name, and
   not an article) whose main region is known, declared or found, are read whole: every
   visible block of the region is content, as a reader of the manual sees it.

@@ -1,17 +1,26 @@
-"""A thread's posts as its page marks them up in schema.org microdata, each with its author line. Pure.
+"""A thread's posts as its page marks them (schema.org microdata) or lists them (JSON-LD),
+each under its author line. Pure.
 
-Forum software and Q&A sites (phpBB, XenForo, vBulletin, Discourse, Stack Exchange…) mark
-each post as a schema.org item — ``DiscussionForumPosting``, ``Question``, ``Answer``,
+Forum software and Q&A sites (XenForo, vBulletin, Discourse, Stack Exchange…) mark each
+post as a schema.org item — ``DiscussionForumPosting``, ``Question``, ``Answer``,
 ``Comment``, ``SocialMediaPosting`` — with its ``text``, ``author`` and ``datePublished``
 as properties. That markup says where every post is, so such a page is read post by post,
 in page order, each under its author line (``**name** · date``): a reader (and WCXB's
 reference texts, which keep each post's author and date) wants to know who said what.
 trafilatura, reading one main container, kept the first post or all the page's chrome.
+Around that:
+
+- an opening post the page describes in JSON-LD and leaves unmarked is the container of
+  the marked posts' shape beside them (:func:`_unmarked_twins`);
+- the comments under a Q&A page's question and answers are asides, left out;
+- a reply's quote of an earlier post is left out (the earlier post stands);
+- a thread whose markup marks no post but whose JSON-LD lists them (Invision Community) is
+  read from that list when the page shows those posts (:func:`read_described_posts`).
 
 For pages that are threads: at least two posts with text, and the page declares a thread
 (:func:`.threads.declares_thread`) or its first post opens one (a forum post or a question,
 not an article's comment section). WCXB's dev split measures it (bench/wcxb.py, the
-``thread_posts`` layer).
+``thread_posts`` and ``thread_json_ld`` layers).
 """
 
 from __future__ import annotations
