@@ -8,6 +8,7 @@ ones, WCXB's dev split, per page type).
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -94,6 +95,194 @@ def test_a_qa_page_gives_the_question_and_every_answer() -> None:
     )
     text = read_html_page(page(body), "https://cooking.example/questions/1").text
     assert all(answer[:50] in text for _, answer in ANSWERS)
+
+
+def marked_post(number: int, author: str, when: str, text: str, *, marked: bool = True) -> str:
+    """A post as XenForo-like forum software writes it: schema.org microdata on the container
+    (left off for an opening post the page describes in JSON-LD instead)."""
+    markup = ' itemscope itemtype="https://schema.org/Comment"' if marked else ""
+    person = ' itemscope itemtype="https://schema.org/Person"' if marked else ""
+
+    def prop(name: str) -> str:
+        return f' itemprop="{name}"' if marked else ""
+
+    return (
+        f'<article class="message message--post" id="post-{number}"{markup}>'
+        f'<div class="message-cell message-cell--user"><h4 class="message-name"{prop("author")}{person}>'
+        f'<a href="/members/{author}" class="username"><span{prop("name")}>{author}</span></a></h4>'
+        f'<div class="message-userExtras">Messages: {40 + number}</div></div>'
+        f'<div class="message-cell message-cell--main"><ul class="message-attribution">'
+        f'<li><time class="u-dt"{prop("datePublished")} datetime="2023-12-2{number}T10:00:00+0000">'
+        f"{when}</time></li><li>#{number + 1}</li></ul>"
+        f'<div class="message-body"><div class="bbWrapper"{prop("text")}>{text}</div></div>'
+        f'<div class="message-actions"><a href="/react/{number}">Like</a> <a href="/reply/{number}">Reply</a>'
+        "</div></div></article>"
+    )
+
+
+def marked_thread(*, opening_marked: bool = True, quote: str = "") -> str:
+    posts = [
+        marked_post(i, author, when, f"<p>{text}</p>" if i != 3 or not quote else f"{quote}<p>{text}</p>",
+                    marked=opening_marked or i > 0)
+        for i, (author, when, text) in enumerate(POSTS)
+    ]  # fmt: skip
+    head = json_ld({
+        "@context": "https://schema.org", "@type": "DiscussionForumPosting",
+        "headline": "Turning off all status lights", "author": {"@type": "Person", "name": POSTS[0][0]},
+        "articleBody": POSTS[0][2], "datePublished": "2023-12-17T11:23:00+0000",
+    })  # fmt: skip
+    body = (
+        f'{NAV}<div class="p-body"><h1 class="p-title">Turning off all status lights</h1>'
+        f'<div class="block-body">{"".join(posts)}</div></div>{FOOTER}'
+    )
+    return page(body, head=head, title="Turning off all status lights | Example Forums")
+
+
+def author_lines_in(text: str) -> list[tuple[str, str]]:
+    """Each ``**name** · date`` line of ``text``, as (name, date)."""
+    return re.findall(r"^\*\*(.+?)\*\* · (.+)$", text, flags=re.M)
+
+
+def test_a_thread_marked_up_post_by_post_gives_each_post_under_its_author_line_in_order() -> None:
+    text = read_html_page(marked_thread(), "https://forum.example/threads/lights.1/").text
+    assert author_lines_in(text) == [(author, when) for author, when, _ in POSTS]
+    blocks = re.split(r"^\*\*.+$", text, flags=re.M)[1:]
+    assert [block.strip() for block in blocks] == [post for _, _, post in POSTS]
+
+
+def test_an_opening_post_described_only_in_json_ld_is_read_from_the_container_its_replies_share() -> None:
+    text = read_html_page(marked_thread(opening_marked=False), "https://forum.example/threads/lights.1/").text
+    assert author_lines_in(text)[0] == POSTS[0][:2]
+    assert text.index(POSTS[0][2]) < text.index(POSTS[1][2])
+
+
+def test_a_reply_quoting_an_earlier_post_does_not_repeat_it() -> None:
+    quote = (
+        f'<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">{POSTS[1][0]} said:'
+        f'</div><div class="bbCodeBlock-content">{POSTS[1][2]}</div></blockquote>'
+    )
+    text = read_html_page(marked_thread(quote=quote), "https://forum.example/threads/lights.1/").text
+    assert text.count(POSTS[1][2]) == 1
+    assert POSTS[3][2] in text
+
+
+def test_a_quote_of_something_else_than_the_thread_stays_in_the_reply() -> None:
+    manual = (
+        "The trigger of each light is set in the board's configuration file: dtparam=act_led_trigger=none "
+        "turns the activity light off, and the power light has a parameter of its own."
+    )
+    quote = f"<blockquote><p>{manual}</p></blockquote>"
+    text = read_html_page(marked_thread(quote=quote), "https://forum.example/threads/lights.1/").text
+    assert manual in text
+
+
+def test_a_post_nested_in_another_posts_text_is_read_once() -> None:
+    nested = "".join(
+        f'<div itemscope itemtype="https://schema.org/Comment"><b itemprop="author">{author}</b>'
+        f'<div itemprop="text"><p>{text}</p>'
+        for author, _, text in POSTS[1:]
+    ) + "</div></div>" * len(POSTS[1:])
+    body = (
+        f'<div itemscope itemtype="https://schema.org/DiscussionForumPosting"><b itemprop="author">{POSTS[0][0]}'
+        f'</b><div itemprop="text"><p>{POSTS[0][2]}</p></div>{nested}</div>'
+    )
+    text = read_html_page(page(body), "https://forum.example/threads/lights.1/").text
+    assert [text.count(post) for _, _, post in POSTS] == [1] * len(POSTS)
+
+
+def described_thread(*, shown: bool) -> str:
+    """A thread as Invision-like software writes it: no microdata, its posts listed in JSON-LD."""
+
+    def described(number: int) -> dict[str, object]:
+        author, _, text = POSTS[number]
+        return {
+            "@type": "Comment" if number else "DiscussionForumPosting",
+            "author": {"@type": "Person", "name": author},
+            "dateCreated": f"2023-12-2{number}T10:00:00+0000",
+            "text": text,
+        }
+
+    data = {"@context": "https://schema.org", **described(0), "headline": "Turning off all status lights"}
+    data["comment"] = [described(i) for i in range(1, len(POSTS))]
+    posts = "".join(
+        f'<article class="cPost"><aside class="cAuthorPane"><h3><a href="/profile/{i}">{author}</a></h3>'
+        f'<ul><li>Members</li><li>{40 + i} posts</li></ul></aside><div class="cPost_contentWrap">'
+        f'<p class="cMeta">Posted {when}</p><div class="cPost_content"><p>{text}</p></div>'
+        '<ul class="cPost_controls"><li><a href="#quote">Quote</a></li></ul></div></article>'
+        for i, (author, when, text) in enumerate(POSTS)
+    )
+    shown_posts = posts if shown else "<p>Sign in to read this topic.</p>"
+    body = f"{NAV}<div id='content'><h1>Turning off all status lights</h1>{shown_posts}</div>{FOOTER}"
+    return page(body, head=json_ld(data), title="Turning off all status lights - Example Community")
+
+
+def test_a_thread_whose_json_ld_lists_its_posts_gives_each_under_its_author_line_in_order() -> None:
+    text = read_html_page(described_thread(shown=True), "https://community.example/topic/1").text
+    assert [author for author, _ in author_lines_in(text)] == [author for author, _, _ in POSTS]
+    where = [text.index(post) for _, _, post in POSTS]
+    assert where == sorted(where)
+
+
+def test_posts_listed_in_json_ld_that_the_page_does_not_show_are_not_read_as_its_thread() -> None:
+    got = read_html_page(described_thread(shown=False), "https://community.example/topic/1")
+    assert "thread_json_ld" not in got.fired
+
+
+QA_COMMENTS = [
+    ("Aaronut", "Forty people is a lot for a first event: is there a kitchen at the venue?"),
+    ("rumtscho", "This question is too broad as written; please narrow it down to one dish."),
+]
+
+
+def test_a_qa_page_gives_each_answer_under_its_author_without_the_comments_on_them() -> None:
+    def comments() -> str:
+        return "".join(
+            f'<li itemscope itemtype="https://schema.org/Comment"><span itemprop="text">{said}</span> – '
+            f'<a itemprop="author" href="/u/{who}">{who}</a> <time itemprop="dateCreated" '
+            f'datetime="2024-03-0{i + 2}T08:00:00">Mar {i + 2}, 2024</time></li>'
+            for i, (who, said) in enumerate(QA_COMMENTS)
+        )
+
+    def post(kind: str, author: str, text: str, day: int) -> str:
+        return (
+            f'<div class="{kind.lower()}" itemscope itemtype="https://schema.org/{kind}">'
+            f'<div class="s-prose" itemprop="text"><p>{text}</p></div><div class="user-info">answered '
+            f'<time itemprop="dateCreated" datetime="2024-03-{day:02d}T09:00:00">Mar {day}, 2024 at 9:00</time>'
+            f' <div itemprop="author" itemscope itemtype="https://schema.org/Person">'
+            f'<a href="/u/{author}"><span itemprop="name">{author}</span></a></div></div>'
+            f'<ul class="comments">{comments()}</ul></div>'
+        )
+
+    answers = "".join(post("Answer", author, text, 10 + i) for i, (author, text) in enumerate(ANSWERS))
+    body = (
+        f'{NAV}<main itemscope itemtype="https://schema.org/QAPage"><h1>Catering event: how should I prepare?</h1>'
+        f'{post("Question", "tanuki", QUESTION, 1)}<div id="answers"><h2>3 Answers</h2>{answers}</div>'
+        f"</main>{FOOTER}"
+    )
+    text = read_html_page(page(body), "https://cooking.example/questions/1").text
+    assert [author for author, _ in author_lines_in(text)] == ["tanuki", *(author for author, _ in ANSWERS)]
+    assert not any(said in text for _, said in QA_COMMENTS)
+
+
+def test_the_comments_under_a_blog_post_are_not_read_as_a_thread() -> None:
+    story = (
+        "The city council voted on Tuesday to close the old library on Market Street next spring and to "
+        "move its collection to the new learning centre by the station, which opens in March."
+    )
+    comments = "".join(
+        f'<li itemscope itemtype="https://schema.org/Comment"><b itemprop="author">{who}</b> '
+        f'<time itemprop="datePublished" datetime="2024-05-0{i + 1}">May {i + 1}, 2024</time>'
+        f'<p itemprop="text">{said}</p></li>'
+        for i, (who, said) in enumerate(QA_COMMENTS)
+    )
+    head = '<meta property="og:type" content="article">'
+    body = (
+        f"{NAV}<article><h1>Old library to close</h1><p>{story}</p><p>{story}</p></article>"
+        f'<section id="comments"><h2>Comments</h2><ol>{comments}</ol></section>{FOOTER}'
+    )
+    got = read_html_page(page(body, head=head), "https://news.example/2024/05/library")
+    assert "thread_posts" not in got.fired
+    assert story in got.text
 
 
 # --- products, listings, services ----------------------------------------------------------

@@ -1,9 +1,12 @@
 """Reading HTML: a page's markup → its main text as light markdown, title and date. Pure.
 
-- :mod:`.extract` — the reading itself: manuals read whole, other pages through trafilatura.
+- :mod:`.extract` — the reading itself: manuals read whole, marked threads post by post, other
+  pages through trafilatura.
 - :mod:`.workload` — what a page will cost to read, counted before the parse and after it.
 - :mod:`.manual` — whether a page is a manual, its main region, and that region read whole.
-- :mod:`.threads` — the replies of forum threads, Q&A and comment pages.
+- :mod:`.posts` — a thread's posts as its schema.org microdata or JSON-LD gives them, each with its
+  author line.
+- :mod:`.threads` — the replies of forum threads, Q&A and comment pages, from trafilatura's comments.
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
 - :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.

@@ -1,7 +1,9 @@
 """HTML → the page's main text as light markdown, with its title and stated date. Pure.
 
-Two kinds of page are read two ways:
+Three kinds of page are read three ways:
 
+- **Threads** whose markup marks each post (:mod:`.posts`: schema.org microdata, or the
+  posts its JSON-LD lists) are read post by post, in page order, each under its author line.
 - **Manuals** (:mod:`.manual`: code in the page or a documentation generator's name, and
   not an article) whose main region is known, declared or found, are read whole: every
   visible block of the region is content, as a reader of the manual sees it.
@@ -48,6 +50,7 @@ from llmweb.fetch.html.manual import (
 )
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.html.metadata import declares_article, page_title, published_date
+from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
@@ -63,8 +66,10 @@ class ExtractedPage(NamedTuple):
     published: str | None  # ISO date the page itself states, e.g. "2024-05-01"
     text: str
     notes: tuple[str, ...] = ()
-    # The text is a manual's main region read whole (.manual): short means a short page
-    # (a constant's entry, an empty member list), not a shell that scripts fill in.
+    # The text is a manual's main region read whole (.manual), or a thread's posts as its
+    # markup marks them (.posts): short means a short page (a constant's entry, an empty
+    # member list, a two-line thread), not a shell that scripts fill in; and the embedded
+    # data (a thread's JSON-LD repeats its posts) has nothing to add.
     whole_region: bool = False
     # the layers above trafilatura (.layers) that changed this answer, for the bench
     fired: tuple[str, ...] = ()
@@ -110,7 +115,7 @@ def read_html_page(
     description = page_description(root)
     has_scripts = _has_scripts(root)
     page = _extract(root, html, page_url or url, layers)
-    if page.whole_region:  # a manual's main region read whole: short means a short page
+    if page.whole_region:  # a region read whole, or a thread's posts: short means a short page
         return page
     verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
     notes = list(page.notes)
@@ -227,9 +232,18 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
     if "<code" in html:
         _flatten_nested_code(root)
-    region = declared_main(root, html) or (main_region(root) if documentation else [])
-    manual = documentation and reads_whole(region, root.find("body"), codes.marker, html)
     fired: list[str] = []
+    declared_thread = declares_thread(html)  # one search of the whole HTML, used twice
+    # a thread whose markup says where each post is (.posts) is read post by post
+    posts = read_posts(root, codes, declared=declared_thread) if layers.thread_posts else ""
+    if posts:
+        fired.append("thread_posts")
+    elif declared_thread and not article and layers.thread_json_ld:
+        posts = read_described_posts(root)
+        if posts:
+            fired.append("thread_json_ld")
+    region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
+    manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
     if manual and not layers.manual:
         manual = False
     elif manual:
@@ -238,12 +252,13 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     page_chars = len(root.text_content()) if not manual else 0
     if not documentation and layers.promotions and drop_promotions(root):  # before links become text
         fired.append("promotions")
-    if manual:  # a manual's main region is read whole (.manual), not judged block by block
+    if posts:
+        text = posts
+    elif manual:  # a manual's main region is read whole (.manual), not judged block by block
         text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
     else:
         for main in region:
             unlink(main)
-        declared_thread = declares_thread(html)  # one search of the whole HTML, used twice
         thread = layers.thread_replies and (not article or declared_thread)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         if layers.second_opinion and _short_reading(_text_chars(body), page_chars):
@@ -269,7 +284,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             fired.append("continuation")
         text = render_markdown(body, codes)
     kept = len(codes.found_in(text))
-    if kept < len(codes.blocks) and not manual:
+    if kept < len(codes.blocks) and not manual and not posts:
         # trafilatura's fallback extractors sometimes keep a code block its main pass
         # dropped; they cost a second parse, so only a page that lost code pays for them.
         second_text = render_markdown(_trafilatura(root, url, fast=False)[0], codes)
@@ -286,7 +301,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if headless != text:
             text = headless
             fired.append("title_heading")
-    whole_region = manual and bool(text.strip())
+    whole_region = (manual or bool(posts)) and bool(text.strip())
     return ExtractedPage(title, published, text, whole_region=whole_region, fired=tuple(fired))
 
 

@@ -1,0 +1,343 @@
+"""A thread's posts as its page marks them (schema.org microdata) or lists them (JSON-LD),
+each under its author line. Pure.
+
+Forum software and Q&A sites (XenForo, vBulletin, Discourse, Stack Exchange…) mark each
+post as a schema.org item — ``DiscussionForumPosting``, ``Question``, ``Answer``,
+``Comment``, ``SocialMediaPosting`` — with its ``text``, ``author`` and ``datePublished``
+as properties. That markup says where every post is, so such a page is read post by post,
+in page order, each under its author line (``**name** · date``): a reader (and WCXB's
+reference texts, which keep each post's author and date) wants to know who said what.
+trafilatura, reading one main container, kept the first post or all the page's chrome.
+Around that:
+
+- an opening post the page describes in JSON-LD and leaves unmarked is the container of
+  the marked posts' shape beside them (:func:`_unmarked_twins`);
+- the comments under a Q&A page's question and answers are asides, left out;
+- a reply's quote of an earlier post is left out (the earlier post stands);
+- a thread whose markup marks no post but whose JSON-LD lists them (Invision Community) is
+  read from that list when the page shows those posts (:func:`read_described_posts`).
+
+For pages that are threads: at least two posts with text, and the page declares a thread
+(:func:`.threads.declares_thread`) or its first post opens one (a forum post or a question,
+not an article's comment section). WCXB's dev split measures it (bench/wcxb.py, the
+``thread_posts`` and ``thread_json_ld`` layers).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from llmweb.fetch.html.manual import manual_body
+from llmweb.fetch.html.markdown import CodeBlocks, render_markdown
+from llmweb.fetch.javascript.payloads import Budget, find_payloads
+
+POST_TYPES = frozenset({"DiscussionForumPosting", "Question", "Answer", "Comment", "SocialMediaPosting"})
+# a first post of one of these opens a thread; a page whose posts are all comments is a
+# thread only when it says so (a blog's comment section is not the article)
+OPENING_TYPES = frozenset({"DiscussionForumPosting", "Question", "SocialMediaPosting"})
+_BODY_PROPERTIES = ("text", "articleBody")
+_DATE_PROPERTIES = ("datePublished", "dateCreated")
+_AUTHOR_PROPERTIES = ("author", "creator")
+_MAX_AUTHOR_CHARS = 80
+_ISO_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ]\d|$)")
+MIN_POSTS = 2
+
+
+@dataclass(frozen=True)
+class _Post:
+    kind: str  # its schema.org type, or UNMARKED
+    item: HtmlElement  # the post's container
+    body: HtmlElement  # its text
+    author_line: str
+
+
+UNMARKED = "unmarked"  # a post container shaped like its marked siblings, without markup of its own
+
+
+def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
+    """The page's posts as markdown, each under its author line; "" when the page marks no thread."""
+    marked = [
+        post
+        for post in _outermost(list(_marked_posts(root)))
+        if _text(post.body) and not (post.kind == "Comment" and _comments_on_answer(post.item))
+    ]
+    position = {el: i for i, el in enumerate(root.iter())}
+    posts = sorted([*marked, *_unmarked_twins(marked)], key=lambda post: position.get(post.body, 0))
+    if len(posts) < MIN_POSTS or posts[0].kind == "Answer":  # answers without their question
+        return ""
+    if not (declared or posts[0].kind in OPENING_TYPES):
+        return ""
+    blocks = []
+    said: set[int] = set()  # the word runs of the posts before, hashed
+    for post in posts:
+        tree = manual_body(post.body)
+        for quote in list(tree.iter("quote")):
+            if _repeats(quote, said) and quote.getparent() is not None:
+                quote.drop_tree()
+        if len(said) < MAX_SAID_RUNS:
+            said.update(_runs(_words(tree)))
+        text = render_markdown(tree, codes)
+        blocks.append(f"{post.author_line}\n\n{text}" if post.author_line else text)
+    return "\n\n".join(block for block in blocks if block.strip())
+
+
+def _outermost(posts: list[_Post]) -> list[_Post]:
+    """The posts whose text is not inside another post's text: a post nested in another's text
+    is read as part of it, so that each element is read once (and a page of posts nested in
+    posts costs no more than a flat one)."""
+    bodies = {post.body for post in posts}
+    return [post for post in posts if not any(el in bodies for el in post.body.iterancestors())]
+
+
+# A quote is a post quoting an earlier one when most of its runs of this many words were
+# said before in the thread: it is dropped, the earlier post stands (WCXB dev, tuning part:
+# dropping every quote cost answers that quote documentation; 8 words rarely repeat by chance).
+QUOTE_RUN_WORDS = 8
+QUOTE_REPEATED_SHARE = 0.5
+# the runs remembered, at most: a quote of a thread's later pages of text stays (bounds memory)
+MAX_SAID_RUNS = 200_000
+
+
+def _words(el: etree._Element) -> list[str]:
+    return re.findall(r"\w+", "".join(el.itertext()).lower())
+
+
+def _runs(words: list[str]) -> set[int]:
+    n = min(QUOTE_RUN_WORDS, len(words))
+    return {hash(tuple(words[i : i + n])) for i in range(len(words) - n + 1)} if n else set()
+
+
+def _repeats(quote: etree._Element, said: set[int]) -> bool:
+    """Whether ``quote`` mostly repeats the words of the thread's earlier posts."""
+    words = _words(quote)
+    if not words or not said:
+        return False
+    if len(words) < QUOTE_RUN_WORDS:  # a short quote: repeated if said whole, as a run's start
+        return False
+    runs = _runs(words)
+    return len(runs & said) >= QUOTE_REPEATED_SHARE * len(runs)
+
+
+def _marked_posts(root: HtmlElement) -> Iterator[_Post]:
+    """Each post item of ``root`` with its body (its own ``text`` property) and author line."""
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.get("itemscope") is None:
+            continue
+        kind = _post_type(el.get("itemtype") or "")
+        if kind is None:
+            continue
+        body = next(_properties(el, _BODY_PROPERTIES), None)
+        if body is not None:
+            author, date = _author_and_date(el)
+            yield _Post(kind, el, body, _author_line(author, date))
+
+
+def _unmarked_twins(marked: list[_Post]) -> list[_Post]:
+    """The siblings of marked posts built the same way but not marked up: a forum that
+    describes its opening post in JSON-LD marks only the replies in the page, and the
+    opening post is the container of the same kind just before them.
+
+    A twin has the marked post's tag and first class name, and its body, author and date
+    are found where the marked post has them (the same path of tags and classes).
+    """
+    twins: list[_Post] = []
+    items = {post.item for post in marked}
+    bodies = {post.body for post in marked}
+    # a sibling holding a marked post's text is a wrapper, not a twin
+    holding = {el for post in marked for el in post.body.iterancestors()}
+    parents = set()
+    for post in marked:
+        parent = post.item.getparent()
+        if parent is None or parent in parents:
+            continue
+        parents.add(parent)
+        shape = _shape(post.item)
+        author, date = _author_and_date(post.item)
+        for sibling in parent:
+            if sibling in items or not isinstance(sibling.tag, str) or _shape(sibling) != shape:
+                continue
+            if sibling in holding or sibling in bodies or any(el in bodies for el in sibling.iterancestors()):
+                continue
+            if _post_type(sibling.get("itemtype") or "") is not None:
+                continue
+            body = _follow(sibling, _path(post.item, post.body))
+            if body is None or not _text(body):
+                continue
+            twin_author = _follow(sibling, _path(post.item, author)) if author is not None else None
+            twin_date = _follow(sibling, _path(post.item, date)) if date is not None else None
+            twins.append(_Post(UNMARKED, sibling, body, _author_line(twin_author, twin_date)))
+    return twins
+
+
+def _shape(el: HtmlElement) -> tuple[str, str]:
+    return str(el.tag), next(iter((el.get("class") or "").split()), "")
+
+
+def _path(top: HtmlElement, el: HtmlElement) -> list[tuple[str, str]]:
+    """The shapes of the elements from below ``top`` down to ``el``."""
+    chain = []
+    while el is not None and el is not top:
+        chain.append(_shape(el))
+        el = el.getparent()
+    return chain[::-1]
+
+
+def _follow(top: HtmlElement, path: list[tuple[str, str]]) -> HtmlElement | None:
+    """The first element below ``top`` reached through children of the shapes of ``path``."""
+    level = [top]
+    for shape in path:
+        level = [
+            child for el in level for child in el if isinstance(child.tag, str) and _shape(child) == shape
+        ]
+        if not level:
+            return None
+    return level[0]
+
+
+def _comments_on_answer(item: HtmlElement) -> bool:
+    """Whether a comment belongs to a question or an answer of a Q&A page: an aside under
+    the post (WCXB's references leave them out), not a post of the thread."""
+    return any(_post_type(el.get("itemtype") or "") in ("Question", "Answer") for el in item.iterancestors())
+
+
+def _post_type(itemtype: str) -> str | None:
+    for url in itemtype.split():
+        name = url.rstrip("/").rsplit("/", 1)[-1]
+        if name in POST_TYPES:
+            return name
+    return None
+
+
+def _properties(item: HtmlElement, names: tuple[str, ...]) -> Iterator[HtmlElement]:
+    """The elements carrying one of ``names`` as a property of ``item`` itself, in page order.
+
+    A property belongs to the nearest enclosing item (microdata's rule): the walk does not
+    go into nested items, but a nested item is itself a property of this one.
+    """
+    stack = list(reversed(item))
+    while stack:
+        el = stack.pop()
+        if not isinstance(el.tag, str):
+            continue
+        if set((el.get("itemprop") or "").split()) & set(names):
+            yield el
+        if el.get("itemscope") is None:
+            stack.extend(reversed(el))
+
+
+def _value(el: HtmlElement) -> str:
+    """A property's value as a reader sees it: its text, else its machine-readable attribute."""
+    text = " ".join(el.text_content().split())
+    if text:
+        return text
+    return " ".join((el.get("content") or el.get("datetime") or el.get("title") or "").split())
+
+
+def _author_and_date(item: HtmlElement) -> tuple[HtmlElement | None, HtmlElement | None]:
+    """The elements holding a post item's author's name and its date, where it has them."""
+    author = next(_properties(item, _AUTHOR_PROPERTIES), None)
+    if author is not None and author.get("itemscope") is not None:
+        author = next(_properties(author, ("name",)), author)
+    return author, next(_properties(item, _DATE_PROPERTIES), None)
+
+
+def _author_line(author: HtmlElement | None, dated: HtmlElement | None) -> str:
+    """``**name** · date``, or what of it the post shows."""
+    name = _value(author)[:_MAX_AUTHOR_CHARS] if author is not None else ""
+    date = ""
+    if dated is not None:
+        shown = " ".join(dated.text_content().split())
+        stamp = (dated.get("datetime") or dated.get("content") or "").strip()
+        iso = _ISO_DATE.match(stamp)
+        date = (shown or (iso.group(1) if iso else stamp))[:_MAX_AUTHOR_CHARS]
+    return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
+
+
+def _text(el: HtmlElement) -> str:
+    return " ".join(el.text_content().split())
+
+
+# --- posts a page describes in JSON-LD -------------------------------------------------------
+
+
+def read_described_posts(root: HtmlElement) -> str:
+    """The posts of a thread its JSON-LD lists (a ``DiscussionForumPosting`` and its
+    ``comment`` list, each with text, author and date) when the page shows them too, as
+    markdown each under its author line; "" otherwise.
+
+    For threads whose markup marks no post (Invision Community writes its posts this way):
+    the data says where one post ends and the next begins, which the page's containers do
+    not. Only posts the page shows are a thread's (the data of a page that shows none is
+    left to :mod:`llmweb.fetch.javascript.shell`): most of them must open with words of the
+    visible text.
+    """
+    thread = _described_thread(root)
+    if thread is None:
+        return ""
+    posts = [post for post in (thread, *_as_list(thread.get("comment"))) if isinstance(post, dict)]
+    described = [(_author_line_of(post), _paragraphs(post)) for post in posts]
+    described = [(line, paragraphs) for line, paragraphs in described if paragraphs]
+    if len(described) < MIN_POSTS:
+        return ""
+    visible = " ".join(_words_of(" ".join(root.xpath("//body//text()[not(ancestor::script)]"))))
+    shown = sum(
+        1 for _, paragraphs in described if " ".join(_words_of(paragraphs[0])[:QUOTE_RUN_WORDS]) in visible
+    )
+    if shown * 2 <= len(described):
+        return ""
+    return "\n\n".join(
+        "\n\n".join([line, *paragraphs] if line else paragraphs) for line, paragraphs in described
+    )
+
+
+def _described_thread(root: HtmlElement) -> dict[str, Any] | None:
+    """The first DiscussionForumPosting of the page's JSON-LD that lists its comments."""
+    for payload in find_payloads(root, Budget()):
+        if payload.kind != "jsonld":
+            continue
+        nodes = _as_list(payload.data)
+        graphs = [
+            inner for outer in nodes if isinstance(outer, dict) for inner in _as_list(outer.get("@graph"))
+        ]
+        for node in [*nodes, *graphs]:
+            if isinstance(node, dict) and _kind(node) == "DiscussionForumPosting" and node.get("comment"):
+                return node
+    return None
+
+
+def _kind(node: dict[str, Any]) -> str:
+    kind = node.get("@type")
+    return kind if isinstance(kind, str) else next((k for k in _as_list(kind) if isinstance(k, str)), "")
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [] if value is None else [value]
+
+
+def _author_line_of(post: dict[str, Any]) -> str:
+    author = next(iter(_as_list(post.get("author"))), None)
+    name = author.get("name") if isinstance(author, dict) else author
+    name = " ".join(name.split())[:_MAX_AUTHOR_CHARS] if isinstance(name, str) else ""
+    stamp = post.get("dateCreated") or post.get("datePublished")
+    iso = _ISO_DATE.match(stamp.strip()) if isinstance(stamp, str) else None
+    date = iso.group(1) if iso else ""
+    return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
+
+
+def _paragraphs(post: dict[str, Any]) -> list[str]:
+    text = post.get("text") or post.get("articleBody")
+    if not isinstance(text, str):
+        return []
+    lines = (" ".join(line.split()) for line in html.unescape(text).splitlines())
+    return [line for line in lines if line]
+
+
+def _words_of(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
