@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, replace
 class Layers:
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
-    second_opinion: bool = True  # trafilatura's slow comparison when its fast reading is short
+    second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
     thread_replies: bool = True  # a forum's or Q&A page's replies joined to its first post (.threads)
     continuation: bool = True  # an article body split over containers joined (.continuation)
     whole_page: bool = True  # every visible line when the extraction is shorter than MIN_TEXT_CHARS
