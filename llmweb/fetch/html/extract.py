@@ -26,11 +26,13 @@ for the page, or refuses an empty shell.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import secrets
 import string
 from typing import Any, NamedTuple
 
+import justext
 import lxml.html
 import trafilatura
 from lxml import etree
@@ -259,20 +261,22 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     else:
         for main in region:
             unlink(main)
-        thread = layers.thread_replies and (not article or declared_thread)
+        thread = layers.thread_replies and (not article or declared_thread) and _may_hold_comments(html)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
-        if layers.second_opinion and _short_reading(_text_chars(body), page_chars):
-            # a short reading: trafilatura's comparison with readability and jusText (skipped
-            # in fast mode) often finds the rest (a Q&A page's answers, a product's details)
-            slow, slow_comments = _trafilatura(root, url, fast=False, comments=thread)
-            if _text_chars(slow) > _text_chars(body):
-                body, comments = slow, slow_comments
+        body_chars = _text_chars(body)
+        if layers.second_opinion and _short_reading(body_chars, page_chars):
+            # a short reading: jusText's paragraph classification (which trafilatura's slow mode
+            # falls back to) often finds the rest (a Q&A page's answers, a product's details)
+            rescue = _justext_reading(root, body_chars)
+            rescue_chars = _text_chars(rescue)
+            if rescue_chars > JUSTEXT_RATIO * body_chars:
+                body, body_chars = rescue, rescue_chars
                 fired.append("second_opinion")
         replies = replies_text(comments) if thread else ""
         if replies and is_thread(
             declared=declared_thread,
             article=article,
-            main_chars=_text_chars(body),
+            main_chars=body_chars,
             replies_chars=len(replies),
         ):
             fired.append("thread_replies")
@@ -305,6 +309,26 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     return ExtractedPage(title, published, text, whole_region=whole_region, fired=tuple(fired))
 
 
+# What trafilatura's comment containers (its COMMENTS_XPATH and its prunes of comments) hold
+# in an id or a class, as its case-sensitive patterns spell them ("[Cc]omment", "comol",
+# "disqus", an id starting "social"): a page without any of them gets nothing from reading
+# its comments but the cost (half of WCXB dev's pages, 8 % of their reading time).
+_COMMENT_MARKERS = ("omment", "comol", "disqus")
+_SOCIAL_ID = re.compile(r"""\bid\s*=\s*["']?\s*$""", re.I)
+
+
+def _may_hold_comments(html: str) -> bool:
+    if any(marker in html for marker in _COMMENT_MARKERS):
+        return True
+    # substring searches, not a pattern over the page (that took 6 ms a page)
+    at = html.find("social")
+    while at >= 0:
+        if _SOCIAL_ID.search(html, max(0, at - 16), at):
+            return True
+        at = html.find("social", at + 1)
+    return False
+
+
 def _extraction_options(*, fast: bool, comments: bool) -> Extractor:
     return Extractor(
         output_format="xml",  # the tree only: its own text rendering is not used
@@ -321,16 +345,25 @@ def _extraction_options(*, fast: bool, comments: bool) -> Extractor:
     )
 
 
-# A fast reading shorter than this gets trafilatura's slower comparison with readability and
-# jusText too (WCXB dev, tuning part: forum, product and listing pages read short in fast mode)…
+# A fast reading shorter than this gets a second opinion from jusText's paragraph
+# classification (WCXB dev, tuning part: forum, product and listing pages read short in fast mode)…
 SECOND_OPINION_CHARS = 1500
 # …when it also kept less than this share of the page's text: a short reading that kept half
-# of a short page is the page (on WCXB dev's tuning part the comparison never changed such a
-# reading, and it costs up to twice the fast reading's time)…
+# of a short page is the page (on WCXB dev's tuning part the second opinion never changed such
+# a reading)…
 SECOND_OPINION_SHORT_SHARE = 0.5
 # …and so does a longer one that kept less than this share (a listing read as one of its
 # items: 2,000 of 43,000 characters; between 6 and 10 % it changed nothing there)
 SECOND_OPINION_SHARE = 0.06
+# jusText's reading replaces the fast one when it is this many times longer (trafilatura's rule
+# for its jusText candidate; on WCXB dev's tuning part 1.5 and 1 lost listings and products)
+JUSTEXT_RATIO = 2.0
+# …and only where trafilatura's slow mode would try jusText: a reading under its minimum size
+# (MIN_EXTRACTED_SIZE), or one under this share of the text jusText reads (its recall
+# escalation's share). A short news story read whole is 22 % of its page: jusText's reading
+# of it added the page's menus and comment form (article set F1 0.971 -> 0.969 without this).
+JUSTEXT_MIN_READING = 250
+JUSTEXT_PAGE_SHARE = 0.2
 
 
 def _short_reading(chars: int, page_chars: int) -> bool:
@@ -359,6 +392,53 @@ def _trafilatura(root: HtmlElement, url: str, *, fast: bool, comments: bool = Fa
     except Exception:  # the whole-page fallback in _extract still reads such pages
         return None, None
     return getattr(document, "body", None), getattr(document, "commentsbody", None)
+
+
+def _justext_reading(root: HtmlElement, reading_chars: int) -> Any:
+    """jusText's main text of ``root`` as paragraphs, read as trafilatura's slow mode reads it (its
+    settings and stoplists), or None. jusText's own steps (ParagraphMaker, classify_paragraphs,
+    revise_paragraph_classification: what ``justext.justext`` runs) on a copy of the parsed
+    tree: a second trafilatura pass in slow mode repeated the whole fast one to reach this,
+    twice the page's reading time, and ``justext.justext`` would parse the page again."""
+    body = root.find("body")
+    tree = copy.deepcopy(body if body is not None else root)
+    for el in _JUSTEXT_SKIPS(tree):
+        el.drop_tree()
+    if reading_chars >= JUSTEXT_MIN_READING and reading_chars >= JUSTEXT_PAGE_SHARE * _text_chars(tree):
+        return None
+    paragraphs = justext.core.ParagraphMaker.make_paragraphs(tree)
+    justext.core.classify_paragraphs(paragraphs, _stoplist(), 50, 150, 0.1, 0.2, 0.25, True)
+    justext.core.revise_paragraph_classification(paragraphs, 150)
+    result = etree.Element("body")
+    for paragraph in paragraphs:
+        if not paragraph.is_boilerplate:
+            etree.SubElement(result, "p").text = paragraph.text
+    return result if len(result) else None
+
+
+# what trafilatura clears before its jusText reading (scripts, footers, cookie notices), with
+# contains() in C: its regular-expression test runs Python for every element of the page
+_JUSTEXT_SKIPS = etree.XPath(
+    ".//script|.//div[contains(@class, 'footer') or contains(@id, 'footer')]"
+    "|.//*[self::div or self::section or self::ul or self::ol or self::details]["
+    "starts-with(@id, 'comment') or starts-with(@id, 'Comment') or starts-with(@class, 'comment') "
+    "or starts-with(@class, 'Comment') or contains(@class, 'article-comments') or contains(@class, 'post-comments') "
+    "or starts-with(@id, 'disqus_thread') or starts-with(@id, 'dsq-comments') or starts-with(@id, 'comol')]"
+    "|.//*["
+    + " or ".join(
+        f"contains(@{attribute}, '{word}')"
+        for attribute in ("class", "id")
+        for word in ("cookie", "Cookie", "consent", "Consent", "gdpr")
+    )
+    + "]"
+)
+
+
+@functools.cache
+def _stoplist() -> frozenset[str]:
+    """Every language's stop words, as trafilatura's jusText reading uses them for a page of
+    unknown language (built once: 0.2 s)."""
+    return frozenset(word for language in justext.get_stoplists() for word in justext.get_stoplist(language))
 
 
 def _text_chars(tree: Any) -> int:
@@ -395,10 +475,12 @@ _UNSEEN = ("style", "svg", "template")
 _NEVER_ARTICLE = ("nav", "footer", "aside", "iframe", "button", "select", "noscript")
 
 
-_HOLDS_MAIN = etree.XPath(
-    "//*[self::nav or self::footer or self::aside or self::button]"
-    "[.//main or .//article or .//*[@role='main']]"
-)
+_CHROME_TAGS = ("nav", "footer", "aside", "button")
+
+
+def _holds_main(el: HtmlElement) -> bool:
+    # three finds per chrome element, not an XPath over every element of the page (a third of the time)
+    return any(el.find(path) is not None for path in (".//main", ".//article", ".//*[@role='main']"))
 
 
 def _drop_unseen(root: HtmlElement, *, documentation: bool) -> None:
@@ -412,7 +494,7 @@ def _drop_unseen(root: HtmlElement, *, documentation: bool) -> None:
         # an unclosed <aside>, <nav> or <button> swallows the rest of the page as the parser
         # reads it (a banner's aside held a whole blog post, a menu button a whole article):
         # one holding the page's <main> or <article>, or most of its text, is not chrome
-        for el in _HOLDS_MAIN(root):
+        for el in [el for el in root.iter(*_CHROME_TAGS) if _holds_main(el)]:
             el.tag = "div"
     etree.strip_elements(root, "llmweb-unseen", *_UNSEEN, with_tail=False)
     if not documentation:

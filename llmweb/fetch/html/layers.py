@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, replace
 class Layers:
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
-    second_opinion: bool = True  # trafilatura's slow comparison when its fast reading is short
+    second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)
     thread_json_ld: bool = True  # a thread read post by post from the posts its JSON-LD lists (.posts)
     thread_replies: bool = True  # a forum's or Q&A page's replies joined to its first post (.threads)
