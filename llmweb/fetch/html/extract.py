@@ -407,6 +407,8 @@ def _justext_reading(root: HtmlElement, reading_chars: int) -> Any:
     if reading_chars >= JUSTEXT_MIN_READING and reading_chars >= JUSTEXT_PAGE_SHARE * _text_chars(tree):
         return None
     paragraphs = justext.core.ParagraphMaker.make_paragraphs(tree)
+    # length_low, length_high, stopwords_low, stopwords_high, max_link_density, no_headings:
+    # trafilatura's values for its jusText reading
     justext.core.classify_paragraphs(paragraphs, _stoplist(), 50, 150, 0.1, 0.2, 0.25, True)
     justext.core.revise_paragraph_classification(paragraphs, 150)
     result = etree.Element("body")
