@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import threading
 import typing as t
 from dataclasses import dataclass
 from timeit import default_timer
@@ -52,6 +53,9 @@ KEPT_KEY = "llmweb_kept_key"  # flask.g: the key this request's JSON answer is k
 REQUEST_HEADERS = ("Accept-Language", "User-Agent")  # the headers SearXNG's preferences read
 
 
+NEVER_KEPT_REMEMBERED = 4096  # keys a process remembers as never kept (64 characters each)
+
+
 @dataclass(frozen=True)
 class Asked:
     """A JSON search whose answer may be kept: its engine and Brave request."""
@@ -60,12 +64,38 @@ class Asked:
     url: str
 
 
+NEVER: t.Final = "never"
+"""What _ask says of a search that is never kept whatever the moment (several engines, a bang,
+an answerer's query …): the same request, under the same settings, is the same search."""
+
+
+class NeverKept:
+    """Keys of requests whose search is never kept, so a repeat is not asked for a kept answer
+    (a GET, and the search parsed twice): a search of several engines, such as the shipped
+    default one, pays for neither. Per process, the oldest forgotten first."""
+
+    def __init__(self, most: int = NEVER_KEPT_REMEMBERED) -> None:
+        self._most = most
+        self._keys: dict[str, None] = {}
+        self._lock = threading.Lock()
+
+    def add(self, key: str) -> None:
+        with self._lock:
+            if len(self._keys) >= self._most:
+                del self._keys[next(iter(self._keys))]
+            self._keys[key] = None
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._keys
+
+
 def install(app: flask.Flask) -> None:
     """Answer kept JSON before SearXNG's own before-request work; keep fresh answers in its search view."""
     deployment = _deployment()
+    never_kept = NeverKept()
 
     def answer_kept() -> Response | None:
-        return _answer_kept(deployment)
+        return _answer_kept(deployment, never_kept)
 
     # First: SearXNG's pre_request (preferences, locale) and the limiter come after it.
     app.before_request_funcs.setdefault(None, []).insert(0, answer_kept)
@@ -74,8 +104,10 @@ def install(app: flask.Flask) -> None:
     def search_view(*args: t.Any, **kwargs: t.Any) -> t.Any:
         key = flask.g.pop(KEPT_KEY, None)
         asked = _ask() if key is not None else None
+        if asked == NEVER:
+            never_kept.add(key)
         response = original(*args, **kwargs)
-        if asked is not None and _keepable(response, asked.engine):
+        if isinstance(asked, Asked) and _keepable(response, asked.engine):
             # Before the answer goes out (one round trip on a miss, beside Brave's request), so
             # the next identical search finds it.
             spend.SPENDING[asked.engine].keep_page(key, asked.url, response.get_data())
@@ -103,7 +135,7 @@ def _serving() -> spend.Spending | None:
     return next(iter(spend.SPENDING.values()))
 
 
-def _answer_kept(deployment: bytes) -> Response | None:
+def _answer_kept(deployment: bytes, never_kept: NeverKept) -> Response | None:
     """The kept JSON answer to this request, after the limiter let it through; None: SearXNG's
     own work on the request goes on (no kept answer, or not a JSON search of the kind kept)."""
     request = flask.request
@@ -126,6 +158,8 @@ def _answer_kept(deployment: bytes) -> Response | None:
         ]
     ).encode()
     key = spending.page_key(deployment + b"\0" + material)
+    if key in never_kept:
+        return None
     setattr(flask.g, KEPT_KEY, key)
     page = spending.kept_page(key)
     if page is None:
@@ -143,26 +177,29 @@ def _answer_kept(deployment: bytes) -> Response | None:
     return flask.Response(page, mimetype="application/json")
 
 
-def _ask() -> Asked | None:
-    """This request's search, if it is a JSON search only our engine answers (whose answer may be kept)."""
+def _ask() -> Asked | t.Literal["never"] | None:
+    """This request's search, if it is a JSON search only our engine answers (whose answer may be
+    kept); NEVER if no moment would change that; None if it is not to be kept now."""
     request = flask.request
     form = request.form  # SearXNG's pre_request merged the query string into it, as a dict
     try:
         query = get_search_query_from_webapp(request.preferences, form)[0]  # type: ignore[attr-defined]
     except Exception:  # the view meets it again and answers the error
-        return None
+        return NEVER
     if spend.SXNGPlugin.id not in request.user_plugins:  # type: ignore[attr-defined]
-        return None  # without its post_search, what the search found is not in sight
+        return NEVER  # without its post_search, what the search found is not in sight
     refs = query.engineref_list
-    if query.external_bang or len(refs) != 1 or not spend.caches(refs[0].name):
-        return None
+    if query.external_bang or len(refs) != 1 or refs[0].name not in spend.SPENDING:
+        return NEVER
+    if searx.answerers.STORAGE.ask(query.query):
+        return NEVER
     ref = refs[0]
+    if not spend.caches(ref.name):
+        return None  # valkey does not answer now
     search = SearchWithPlugins(query, request, request.user_plugins)  # type: ignore[attr-defined]
     spend.apply_language_policy(request, search)
-    if searx.answerers.STORAGE.ask(query.query):
-        return None
     url = spend.brave_url(ref.name, ref.category, query)
-    return None if url is None else Asked(ref.name, url)
+    return None if url is None else Asked(ref.name, url)  # None: suspended, or no request to make
 
 
 def _keepable(response: t.Any, engine: str) -> bool:

@@ -209,6 +209,29 @@ def test_a_kept_json_answer_is_not_served_once_the_settings_change_it(
     assert len(brave.log) == 1, "Brave's own answer is still the cached one"
 
 
+OFFLINE_ENGINE = "offline demo"
+
+
+def with_an_offline_engine(settings: dict[str, Any]) -> None:
+    """SearXNG's demo offline engine beside ours: a second engine that asks no one outside."""
+    entry = {"name": OFFLINE_ENGINE, "engine": "demo_offline", "shortcut": "offdemo", "disabled": False}
+    settings["engines"].append(entry)
+
+
+def test_a_search_of_several_engines_is_asked_for_a_kept_answer_once(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy(with_an_offline_engine)
+    answers_with_one_result(brave)
+    both = {"engines": f"{ENGINE_NAME},{OFFLINE_ENGINE}"}
+    assert deployment.search("dwa silniki", **both)["results"]
+    before = scripts_run(deployment)
+    deployment.search("dwa silniki", **both)
+    # Only the lookup that finds Brave's answer in the cache: its JSON is never kept whole.
+    assert scripts_run(deployment) - before == 1
+    assert len(brave.log) == 1
+
+
 def test_an_answer_holding_what_a_plugin_made_for_its_client_is_not_kept(
     deploy: Callable[..., Deployment], brave: HTTPServer
 ) -> None:
