@@ -51,6 +51,10 @@ SEARCH_VIEW = "search"  # the endpoint of SearXNG's /search (searx.webapp.search
 JSON_FORMAT = "json"
 KEPT_KEY = "llmweb_kept_key"  # flask.g: the key this request's JSON answer is kept under
 REQUEST_HEADERS = ("Accept-Language", "User-Agent")  # the headers SearXNG's preferences read
+# The before-request functions a kept answer may stand in for: SearXNG's pre_request (the kept
+# answer is what its work came to) and the limiter's (called here). Any other, some later
+# SearXNG's or another plugin's, runs as usual: no kept answer is served while one is there.
+REPLACED = {("searx.webapp", "pre_request"), ("searx.limiter", "pre_request")}
 
 
 NEVER_KEPT_REMEMBERED = 4096  # keys a process remembers as never kept (64 characters each)
@@ -95,6 +99,10 @@ def install(app: flask.Flask) -> None:
     never_kept = NeverKept()
 
     def answer_kept() -> Response | None:
+        others = app.before_request_funcs[None]
+        named = ((getattr(f, "__module__", None), getattr(f, "__name__", None)) for f in others[1:])
+        if others[0] is not answer_kept or any(name not in REPLACED for name in named):
+            return None
         return _answer_kept(deployment, never_kept)
 
     # First: SearXNG's pre_request (preferences, locale) and the limiter come after it.
