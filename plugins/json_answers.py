@@ -51,6 +51,7 @@ SEARCH_VIEW = "search"  # the endpoint of SearXNG's /search (searx.webapp.search
 JSON_FORMAT = "json"
 KEPT_KEY = "llmweb_kept_key"  # flask.g: the key this request's JSON answer is kept under
 REQUEST_HEADERS = ("Accept-Language", "User-Agent")  # the headers SearXNG's preferences read
+LISTENING = ("port", "bind_address")  # server settings that change no answer (SEARXNG_PORT …)
 # The before-request functions a kept answer may stand in for: SearXNG's pre_request (the kept
 # answer is what its work came to) and the limiter's (called here). Any other, some later
 # SearXNG's or another plugin's, runs as usual: no kept answer is served while one is there.
@@ -126,9 +127,11 @@ def install(app: flask.Flask) -> None:
 
 def _deployment() -> bytes:
     """What, besides the request, decides SearXNG's answer: its version and its settings (the
-    engines, plugins, languages, llmweb_language …), as a digest. The settings hold the secret
-    too, which only ever enters the HMAC of a key."""
-    settings = json.dumps(searx.settings, sort_keys=True, default=repr).encode()
+    engines, plugins, languages, llmweb_language …), as a digest, the same for every replica
+    (where a process listens is left out). The settings hold the secret too, which only ever
+    enters the HMAC of a key."""
+    server = {k: v for k, v in searx.settings.get("server", {}).items() if k not in LISTENING}
+    settings = json.dumps({**searx.settings, "server": server}, sort_keys=True, default=repr).encode()
     version: str = VERSION_STRING
     return version.encode() + b"\0" + hashlib.sha256(settings).digest()
 

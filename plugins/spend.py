@@ -14,7 +14,8 @@ network, between the engine and Brave:
   HMAC tag, so an answer that anyone without the secret wrote or moved is never served.
   This module's plugin looks a search up before SearXNG's engine machinery runs (a hit is
   answered there; a miss's lookup is the only one its Brave request makes), and
-  json_answers.py answers a repeated JSON search with the JSON it got before.
+  json_answers.py answers a repeated JSON search with the JSON it got before, before
+  SearXNG's own work on the request (kept_page).
 - **the budget**: before a request goes out, one atomic valkey script reserves it against
   ``monthly_budget`` and ``daily_budget`` (0: no cap), so any number of workers and replicas
   make exactly as many requests as the budget allows. An answer other than 2xx gives its
