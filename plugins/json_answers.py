@@ -24,7 +24,8 @@ Kept is only a 200 answer whose results all came from that one engine, with no a
 infobox, suggestion, correction or unresponsive engine (so nothing an answerer or a plugin
 made for one client, such as its address, is handed to another), for as long as Brave's
 answer is kept and among the same ``cache_entries``. A JSON search that finds nothing kept
-costs one valkey GET more than it did before this module, beside its Brave lookup.
+costs one valkey round trip more, before its Brave lookup; one whose search is never kept
+(several engines, a bang …) pays it once per process (NeverKept).
 """
 
 from __future__ import annotations
@@ -56,8 +57,6 @@ LISTENING = ("port", "bind_address")  # server settings that change no answer (S
 # answer is what its work came to) and the limiter's (called here). Any other, some later
 # SearXNG's or another plugin's, runs as usual: no kept answer is served while one is there.
 REPLACED = {("searx.webapp", "pre_request"), ("searx.limiter", "pre_request")}
-
-
 NEVER_KEPT_REMEMBERED = 4096  # keys a process remembers as never kept (64 characters each)
 
 
@@ -76,7 +75,7 @@ an answerer's query …): the same request, under the same settings, is the same
 
 class NeverKept:
     """Keys of requests whose search is never kept, so a repeat is not asked for a kept answer
-    (a GET, and the search parsed twice): a search of several engines, such as the shipped
+    (a valkey round trip, and the search parsed twice): a search of several engines, such as the shipped
     default one, pays for neither. Per process, the oldest forgotten first."""
 
     def __init__(self, most: int = NEVER_KEPT_REMEMBERED) -> None:
