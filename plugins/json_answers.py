@@ -25,7 +25,8 @@ infobox, suggestion, correction or unresponsive engine (so nothing an answerer o
 made for one client, such as its address, is handed to another), for as long as Brave's
 answer is kept and among the same ``cache_entries``. A JSON search that finds nothing kept
 costs one valkey round trip more, before its Brave lookup; one whose search is never kept
-(several engines, a bang …) pays it once per process (NeverKept).
+(a bang, an answerer's query …) pays it once per process, and searches of several engines once
+per process and shape, whatever their query (NeverKept).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from werkzeug.wrappers import Response
 
 SEARCH_VIEW = "search"  # the endpoint of SearXNG's /search (searx.webapp.search)
 JSON_FORMAT = "json"
-KEPT_KEY = "llmweb_kept_key"  # flask.g: the key this request's JSON answer is kept under
+KEPT_KEY = "llmweb_kept"  # flask.g: where this request's JSON answer is kept (Kept)
 REQUEST_HEADERS = ("Accept-Language", "User-Agent")  # the headers SearXNG's preferences read
 LISTENING = ("port", "bind_address")  # server settings that change no answer (SEARXNG_PORT …)
 # The before-request functions a kept answer may stand in for: SearXNG's pre_request (the kept
@@ -69,14 +70,30 @@ class Asked:
 
 
 NEVER: t.Final = "never"
-"""What _ask says of a search that is never kept whatever the moment (several engines, a bang,
-an answerer's query …): the same request, under the same settings, is the same search."""
+"""What _ask says of a search that is never kept whatever the moment (a bang, an answerer's
+query …): the same request, under the same settings, is the same search."""
+NOT_OURS_ALONE: t.Final = "not ours alone"
+"""What _ask says of a search that does not ask our engine alone (several engines, as the shipped
+settings' default search): without a bang in the query ("!"), which engines a search asks comes
+from the rest of the request (engines, categories, preferences), so every query of that shape
+asks the same ones."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Under what this request's answer is kept, and its shape (its request without the query),
+    when the query holds no bang."""
+
+    key: str
+    shape: str | None
 
 
 class NeverKept:
-    """Keys of requests whose search is never kept, so a repeat is not asked for a kept answer
-    (a valkey round trip, and the search parsed twice): a search of several engines, such as the shipped
-    default one, pays for neither. Per process, the oldest forgotten first."""
+    """Keys of requests whose search is never kept, and shapes of requests that do not ask our
+    engine alone, so that neither a repeat nor another query of that shape is asked for a kept
+    answer (a valkey round trip, and the search parsed twice): searches of several engines, such
+    as the shipped default one, pay for neither after the first. Per process, the oldest
+    forgotten first."""
 
     def __init__(self, most: int = NEVER_KEPT_REMEMBERED) -> None:
         self._most = most
@@ -110,15 +127,17 @@ def install(app: flask.Flask) -> None:
     original: t.Callable[..., t.Any] = app.view_functions[SEARCH_VIEW]
 
     def search_view(*args: t.Any, **kwargs: t.Any) -> t.Any:
-        key = flask.g.pop(KEPT_KEY, None)
-        asked = _ask() if key is not None else None
-        if asked == NEVER:
-            never_kept.add(key)
+        kept: Kept | None = flask.g.pop(KEPT_KEY, None)
+        asked = _ask() if kept is not None else None
+        if kept is not None and asked == NEVER:
+            never_kept.add(kept.key)
+        if kept is not None and asked == NOT_OURS_ALONE:
+            never_kept.add(kept.shape or kept.key)
         response = original(*args, **kwargs)
-        if isinstance(asked, Asked) and _keepable(response, asked.engine):
+        if kept is not None and isinstance(asked, Asked) and _keepable(response, asked.engine):
             # Before the answer goes out (one round trip on a miss, beside Brave's request), so
             # the next identical search finds it.
-            spend.SPENDING[asked.engine].keep_page(key, asked.url, response.get_data())
+            spend.SPENDING[asked.engine].keep_page(kept.key, asked.url, response.get_data())
         return response
 
     app.view_functions[SEARCH_VIEW] = functools.update_wrapper(search_view, original)
@@ -152,25 +171,31 @@ def _answer_kept(deployment: bytes, never_kept: NeverKept) -> Response | None:
     if request.endpoint != SEARCH_VIEW:
         return None
     form, args = request.form, request.args  # SearXNG's pre_request lets the form win over the query string
-    if form.get("format", args.get("format")) != JSON_FORMAT or not form.get("q", args.get("q")):
+    query = form.get("q", args.get("q"))
+    if form.get("format", args.get("format")) != JSON_FORMAT or not query:
         return None
     if JSON_FORMAT not in (get_setting("search.formats", []) or []):
         return None  # SearXNG's view refuses it
     spending = _serving()
     if spending is None:
         return None
-    material = json.dumps(
+    shape = json.dumps(
         [
-            sorted(args.items(multi=True)),
-            sorted(form.items(multi=True)),
+            sorted(item for item in args.items(multi=True) if item[0] != "q"),
+            sorted(item for item in form.items(multi=True) if item[0] != "q"),
             sorted(request.cookies.items(multi=True)),
             [request.headers.get(name, "") for name in REQUEST_HEADERS],
         ]
     ).encode()
-    key = spending.page_key(deployment + b"\0" + material)
+    # A digest, not the shape itself: NeverKept holds thousands (the form is at most 64 KB).
+    shape_id = "shape:" + hashlib.sha256(shape).hexdigest() if "!" not in query else None
+    if shape_id is not None and shape_id in never_kept:
+        return None
+    queries = json.dumps([args.getlist("q"), form.getlist("q")]).encode()
+    key = spending.page_key(deployment + b"\0" + shape + b"\0" + queries)
     if key in never_kept:
         return None
-    setattr(flask.g, KEPT_KEY, key)
+    setattr(flask.g, KEPT_KEY, Kept(key, shape_id))
     page = spending.kept_page(key)
     if page is None:
         return None
@@ -187,9 +212,9 @@ def _answer_kept(deployment: bytes, never_kept: NeverKept) -> Response | None:
     return flask.Response(page, mimetype="application/json")
 
 
-def _ask() -> Asked | t.Literal["never"] | None:
+def _ask() -> Asked | t.Literal["never", "not ours alone"] | None:
     """This request's search, if it is a JSON search only our engine answers (whose answer may be
-    kept); NEVER if no moment would change that; None if it is not to be kept now."""
+    kept); NEVER or NOT_OURS_ALONE if no moment would change that; None if it is not to be kept now."""
     request = flask.request
     form = request.form  # SearXNG's pre_request merged the query string into it, as a dict
     try:
@@ -199,8 +224,10 @@ def _ask() -> Asked | t.Literal["never"] | None:
     if spend.SXNGPlugin.id not in request.user_plugins:  # type: ignore[attr-defined]
         return NEVER  # without its post_search, what the search found is not in sight
     refs = query.engineref_list
-    if query.external_bang or len(refs) != 1 or refs[0].name not in spend.SPENDING:
+    if query.external_bang:
         return NEVER
+    if len(refs) != 1 or refs[0].name not in spend.SPENDING:
+        return NOT_OURS_ALONE
     if searx.answerers.STORAGE.ask(query.query):
         return NEVER
     ref = refs[0]

@@ -232,6 +232,28 @@ def test_a_search_of_several_engines_is_asked_for_a_kept_answer_once(
     assert len(brave.log) == 1
 
 
+def test_a_new_query_asking_several_engines_is_not_asked_for_a_kept_answer(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    """Without a bang in the query, which engines a search asks comes from the rest of the request:
+    once one search of a shape asked several, another query of that shape is not asked for a
+    JSON answer kept whole (the shipped default search asks three engines)."""
+    deployment = deploy(with_an_offline_engine)
+    run_when_asked: list[int] = []
+
+    def answer(request: Request) -> Response:
+        run_when_asked.append(scripts_run(deployment))
+        body = brave_answer([brave_result("https://example.org/", description="Opis wyniku.")])
+        return Response(json.dumps(body), content_type="application/json")
+
+    brave.expect_request(BRAVE_PATH).respond_with_handler(answer)
+    both = {"engines": f"{ENGINE_NAME},{OFFLINE_ENGINE}"}
+    deployment.search("pierwsze z dwóch", **both)
+    before = scripts_run(deployment)
+    deployment.search("drugie z dwóch", **both)
+    assert run_when_asked[1] - before == 1, "only the lookup: the cache, the miss's count, the reservation"
+
+
 def test_an_answer_holding_what_a_plugin_made_for_its_client_is_not_kept(
     deploy: Callable[..., Deployment], brave: HTTPServer
 ) -> None:
