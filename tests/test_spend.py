@@ -189,6 +189,25 @@ def test_a_kept_json_answer_carries_the_headers_of_the_fresh_one(
     assert kept.headers["Server-Timing"].startswith("total;dur=")
 
 
+def test_a_kept_json_answer_is_kept_apart_for_each_accept_language(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    """SearXNG reads a request's language and locale from Accept-Language when nothing else sets
+    them: a request that differs in it gets a JSON answer of its own, never another's."""
+    deployment = deploy()
+    answers_with_one_result(brave)
+    for accept_language in ("en-US,en;q=0.8", "de-DE,de;q=0.9", "en-US,en;q=0.8"):
+        answer = httpx.get(
+            deployment.searxng.url + "/search",
+            params={"q": "jeden nagłówek", "format": "json"},
+            headers={**BROWSER_HEADERS, "Accept-Language": accept_language},
+            timeout=30,
+        )
+        assert answer.status_code == 200 and answer.json()["results"], answer.text[:300]
+    assert len(deployment.db.keys("llmweb:brave:page:*")) == 2
+    assert len(brave.log) == 1
+
+
 def test_a_kept_json_answer_is_not_served_once_the_settings_change_it(
     deploy: Callable[..., Deployment], brave: HTTPServer
 ) -> None:
