@@ -329,7 +329,7 @@ def _html_main(root: HtmlElement) -> list[HtmlElement]:
     body = root.find("body")
     if body is None:
         return []
-    mains = [el for el in body.iter("main")]
+    mains = list(body.iter("main"))
     if not mains:
         return []
     half = len("".join(body.text_content().split())) / 2

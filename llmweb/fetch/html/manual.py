@@ -195,7 +195,7 @@ def manual_body(region: HtmlElement) -> etree._Element:
 
 
 def _navigation(el: HtmlElement) -> bool:
-    return el.tag == "nav" or el.get("role") == "navigation"
+    return bool(el.tag == "nav" or el.get("role") == "navigation")
 
 
 def _hidden(el: HtmlElement) -> bool:
