@@ -58,7 +58,7 @@ from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
 from llmweb.fetch.javascript.embedded import read_embedded
 from llmweb.fetch.javascript.payloads import SCRIPT_TYPES
-from llmweb.fetch.javascript.shell import judge
+from llmweb.fetch.javascript.shell import judge, subject_share
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.net.rewrite import github_cli_hint
 
@@ -319,12 +319,19 @@ _COMMENT_MARKERS = ("omment", "comol", "disqus")
 _SOCIAL_ID = re.compile(r"""\bid\s*=\s*["']?\s*$""", re.I)
 
 
+_MAIN_ON_SUBJECT = 1 / 3  # of the <title>'s words, as the shell verdict counts them
+_MAIN_MIN_CHARS = 1000  # a listing's items; less is a few lines beside a player or an app
+
+
 def _html_main(root: HtmlElement) -> list[HtmlElement]:
-    """HTML's own <main>, when it holds at least half of the body's text.
+    """HTML's own <main>, when it holds at least half of the body's text (and a listing's worth)
+    and names the page's subject (a third of its <title>'s words).
 
     trafilatura drops blocks made mostly of links as navigation; on a page that is not an
     article, inside its <main>, those are the page's items: a category's entries, a list of
-    papers, a shop's products. Made plain text (manual.unlink), they stay.
+    papers, a shop's products. Made plain text (manual.unlink), they stay. A <main> that does
+    not name the page's subject holds other things (a video page's "popular clips" beside a
+    player its scripts fill in): its links stay links.
     """
     body = root.find("body")
     if body is None:
@@ -333,7 +340,11 @@ def _html_main(root: HtmlElement) -> list[HtmlElement]:
     if not mains:
         return []
     half = len("".join(body.text_content().split())) / 2
-    return [el for el in mains if len("".join(el.text_content().split())) >= half][:1]
+    size = max(half, _MAIN_MIN_CHARS)
+    main = next((el for el in mains if len("".join(el.text_content().split())) >= size), None)
+    if main is None or subject_share(root.findtext(".//title"), main.text_content()) < _MAIN_ON_SUBJECT:
+        return []
+    return [main]
 
 
 def _may_hold_comments(html: str) -> bool:

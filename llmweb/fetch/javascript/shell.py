@@ -74,7 +74,7 @@ def judge(
     # rendered text), F1 0.19 against 0.45 without it; with this rule they read 0.35. A
     # visible text off the subject (a video page's footer beside its player's data) is no
     # such text.
-    on_subject = len(real) >= MIN_TEXT_CHARS and _subject_share(title, real) >= _OFF_SUBJECT
+    on_subject = len(real) >= MIN_TEXT_CHARS and subject_share(title, real) >= _OFF_SUBJECT
     rival = [b for b in new if b.declared] if on_subject else new
     dwarfed = len(real) < _OWN_TEXT_CHARS and sum(len(b.text) for b in rival) > _DWARFED * len(real)
     # the visible text is about something else (a sidebar, related items) while the data
@@ -84,8 +84,8 @@ def judge(
     recovered = "\n\n".join(b.text for b in rival if b.declared or not long_visible)
     off_subject = (
         len(recovered) >= max(MIN_TEXT_CHARS, len(real))
-        and _subject_share(title, real) < _OFF_SUBJECT
-        and _subject_share(title, recovered) >= _ON_SUBJECT
+        and subject_share(title, real) < _OFF_SUBJECT
+        and subject_share(title, recovered) >= _ON_SUBJECT
     )
     if len(real) >= MIN_TEXT_CHARS and not dwarfed and not off_subject:
         # only the sentences the page does not show: an article's body in its JSON-LD is one
@@ -126,7 +126,7 @@ _STOPWORDS = frozenset({
 })  # fmt: skip
 
 
-def _subject_share(title: str | None, text: str) -> float:
+def subject_share(title: str | None, text: str) -> float:
     """The share of the title's words (its longest part: sites add their name) that ``text`` holds;
     1.0 when the title says nothing to check."""
     if not title:
@@ -141,7 +141,7 @@ def _subject_share(title: str | None, text: str) -> float:
 
 def _names_subject(title: str | None, block: Block) -> bool:
     """Whether a block's first line (a declared thing's "Type: name") names the page's title."""
-    return _subject_share(title, block.text.partition("\n")[0]) >= _ON_SUBJECT
+    return subject_share(title, block.text.partition("\n")[0]) >= _ON_SUBJECT
 
 
 def _fills(block: Block, title: str | None) -> bool:
