@@ -127,13 +127,11 @@ def _repeats(quote: etree._Element, said: set[int]) -> bool:
     return len(runs & said) >= QUOTE_REPEATED_SHARE * len(runs)
 
 
-# every microdata item, in page order: found in C, not by a Python test of every element
-_ITEMS = etree.XPath("//*[@itemscope]")
-
-
 def _marked_posts(root: HtmlElement) -> Iterator[_Post]:
     """Each post item of ``root`` with its body (its own ``text`` property) and author line."""
-    for el in _ITEMS(root):
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.get("itemscope") is None:
+            continue
         kind = _post_type(el.get("itemtype") or "")
         if kind is None:
             continue
