@@ -14,7 +14,8 @@ network, between the engine and Brave:
   HMAC tag, so an answer that anyone without the secret wrote or moved is never served.
   This module's plugin looks a search up before SearXNG's engine machinery runs (a hit is
   answered there; a miss's lookup is the only one its Brave request makes), and
-  json_answers.py answers a repeated JSON search with the JSON it got before.
+  json_answers.py answers a repeated JSON search with the JSON it got before, before
+  SearXNG's own work on the request (kept_page).
 - **the budget**: before a request goes out, one atomic valkey script reserves it against
   ``monthly_budget`` and ``daily_budget`` (0: no cap), so any number of workers and replicas
   make exactly as many requests as the budget allows. An answer other than 2xx gives its
@@ -127,19 +128,16 @@ day = redis.call('INCR', KEYS[5])
 if redis.call('PTTL', KEYS[5]) < 0 then redis.call('PEXPIRE', KEYS[5], ARGV[6]) end
 return {1, month, day, redis.call('PTTL', KEYS[4])}
 """
-# The same lookup, asked first for SearXNG's whole JSON answer to the search (KEYS[6]); a hit is
-# counted as a cache hit and returned as {3, stored page}.
-_PAGE_OR_LOOKUP = (
-    """
-local page = redis.call('GET', KEYS[6])
+# SearXNG's whole JSON answer to a search (plugins/json_answers.py), counted as a cache hit when found.
+# KEYS: page, hits. ARGV: ms to the month's end.
+_PAGE = """
+local page = redis.call('GET', KEYS[1])
 if page then
   redis.call('INCR', KEYS[2])
-  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
-  return {3, page}
+  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
 end
+return page
 """
-    + _LOOKUP
-)
 # KEYS: month, day. Gives one reservation back.
 _RELEASE = """
 for _, key in ipairs(KEYS) do
@@ -186,7 +184,6 @@ class Lookup:
     miss was counted and a request reserved against the budgets."""
 
     body: bytes | None = None
-    page: bytes | None = None  # SearXNG's whole JSON answer, when the lookup asked for it
     counted: bool = False
     reserved: bool = False
 
@@ -343,33 +340,20 @@ class Spending:
         """The key of SearXNG's JSON answer to a search ``material`` describes (an HMAC: no query)."""
         return PAGE + hmac.new(self._secret, material, hashlib.sha256).hexdigest()
 
-    def lookup(self, url: str, page_key: str | None = None) -> Lookup:
+    def lookup(self, url: str) -> Lookup:
         """Brave's answer to ``url`` while it is fresh (counted as a hit); else the miss counted
         and one request reserved against the budgets, or BudgetSpent saying which and until
-        when. With ``page_key`` (the cache on), SearXNG's JSON answer stored under it comes
-        first, counted as a hit. One valkey round trip."""
+        when. One valkey round trip."""
         cache_on = self.settings.cache_seconds > 0
         db = self._db()
         if db is None or not (cache_on or self._budgets_on()):
             return NOT_ASKED
         key, now = self._key(url), _now()
         try:
-            answer = self._lookup(
-                db, key, now, cache_on=cache_on, budgets_on=self._budgets_on(), page=page_key
-            )
+            answer = self._lookup(db, key, now, cache_on=cache_on, budgets_on=self._budgets_on())
         except valkey.exceptions.ValkeyError as error:
             self._valkey_failed(error)
             return NOT_ASKED
-        if answer[0] == 3 and page_key is not None:
-            page = self._open(page_key, bytes(answer[1]))
-            if page is not None:
-                return Lookup(page=page)
-            try:  # not ours: as if it were not there (rare, so the extra round trips do not matter)
-                db.decr(HITS)
-                answer = self._lookup(db, key, now, cache_on=cache_on, budgets_on=self._budgets_on())
-            except valkey.exceptions.ValkeyError as error:
-                self._valkey_failed(error)
-                return NOT_ASKED
         if answer[0] == 2:
             body = self._open(key, bytes(answer[1]))
             if body is not None:
@@ -398,18 +382,10 @@ class Spending:
             self._valkey_failed(error)
 
     def _lookup(
-        self,
-        db: t.Any,
-        key: str,
-        now: datetime.datetime,
-        *,
-        cache_on: bool,
-        budgets_on: bool,
-        page: str | None = None,
+        self, db: t.Any, key: str, now: datetime.datetime, *, cache_on: bool, budgets_on: bool
     ) -> t.Any:
-        script, pages = (_LOOKUP, []) if page is None else (_PAGE_OR_LOOKUP, [page])
-        return self._script(db, script)(
-            keys=[key, HITS, MISSES, MONTH, DAY, *pages],
+        return self._script(db, _LOOKUP)(
+            keys=[key, HITS, MISSES, MONTH, DAY],
             args=[
                 int(cache_on),
                 int(budgets_on),
@@ -419,6 +395,27 @@ class Spending:
                 _ms((day_end(now) - now).total_seconds()),
             ],
         )
+
+    def kept_page(self, page_key: str) -> bytes | None:
+        """SearXNG's JSON answer kept under ``page_key`` (keep_page), counted as a cache hit when
+        found; None when there is none, it is not ours, or valkey does not answer. One round trip."""
+        db = self._db()
+        if db is None or self.settings.cache_seconds <= 0:
+            return None
+        now = _now()
+        try:
+            stored = self._script(db, _PAGE)(
+                keys=[page_key, HITS], args=[_ms((month_end(now) - now).total_seconds())]
+            )
+            if stored is None:
+                return None
+            page = self._open(page_key, bytes(stored))
+            if page is None:  # written or moved by someone without the secret: not a hit after all
+                db.decr(HITS)
+            return page
+        except valkey.exceptions.ValkeyError as error:
+            self._valkey_failed(error)
+            return None
 
     def _reserved(
         self, db: t.Any, now: datetime.datetime, status: int, month: int, day: int, month_ms: int
@@ -736,10 +733,6 @@ class SXNGPlugin(Plugin):
             left = spending.looked_up.take(url)
             if left is not None and left.reserved:
                 spending.release()
-        # Lookups json_answers made that no pre_search of ours took (the search stopped before).
-        for (engine_name, _), unused in flask.g.pop("llmweb_lookups", {}).items():
-            if unused.reserved:
-                SPENDING[engine_name].release()
 
 
 # Per search: the (engine, url) its pre_search looked up and left to the engine to request.
@@ -760,12 +753,18 @@ def apply_language_policy(request: SXNG_Request, search: SearchWithPlugins) -> N
             plugin.pre_search(request, search)
 
 
+def suspended(engine_name: str) -> bool:
+    """Whether SearXNG has ``engine_name`` suspended (after an error), so a search asks it nothing."""
+    processor = PROCESSORS.get(engine_name)
+    return processor is None or bool(processor.suspended_status.is_suspended)
+
+
 def brave_url(engine_name: str, category: str, query: SearchQuery) -> str | None:
     """The URL the engine's own request() builds for ``query``; None: the engine would ask nothing
     (suspended, beyond its pages) or fails (its usual path meets that again and reports it)."""
-    processor = PROCESSORS.get(engine_name)
-    if processor is None or processor.suspended_status.is_suspended:
+    if suspended(engine_name):
         return None
+    processor = PROCESSORS[engine_name]
     params = processor.get_params(query, category)
     if params is None:
         return None
@@ -779,17 +778,14 @@ def brave_url(engine_name: str, category: str, query: SearchQuery) -> str | None
 
 def _cached_results(engine_name: str, category: str, search: SearchWithPlugins) -> list[t.Any] | None:
     """The engine's results for the search from the cache, or None: a miss (then counted, a request
-    reserved, and left for the engine's network to take), or not answerable here. The lookup
-    plugins/json_answers.py made for this search, if any, is not made again."""
+    reserved, and left for the engine's network to take), or not answerable here."""
     query = search.search_query
     url = brave_url(engine_name, category, query)
     if url is None:
         return None
     spending = SPENDING[engine_name]
-    made: dict[tuple[str, str], Lookup] = flask.g.get("llmweb_lookups", {})
-    looked_up = made.pop((engine_name, url), None)
     try:
-        looked_up = looked_up or spending.lookup(url)
+        looked_up = spending.lookup(url)
     except BudgetSpent:
         return None  # the engine's own request looks up again and reports it
     if looked_up.body is None:

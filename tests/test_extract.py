@@ -285,6 +285,21 @@ def test_the_links_beside_a_manuals_main_column_are_left_out() -> None:
     assert "Resolves names." in text  # the main column is kept
 
 
+def test_a_navigation_menu_inside_a_manuals_main_region_is_left_out() -> None:
+    menu = (
+        "<nav><ul>"
+        + "".join(f'<li><a href="m{i}.html">Guide chapter {i}</a></li>' for i in range(12))
+        + "</ul></nav>"
+    )
+    html = manual("<p>Resolves names.</p>").replace(
+        '<div class="column">', f'<main><div class="column">{menu}', 1
+    )
+    html = html.replace("</body>", "</main></body>", 1)
+    text = extract_page(html).text
+    assert "Guide chapter" not in text
+    assert "Resolves names." in text
+
+
 def test_a_short_manual_page_is_returned_rather_than_taken_for_a_javascript_shell() -> None:
     html = page(
         '<div class="toc"><a href="a.html">Other constant</a></div><div class="column"><h1>Constant '

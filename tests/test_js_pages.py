@@ -455,7 +455,9 @@ def test_the_note_names_the_data_the_text_came_from() -> None:
     props = {"props": {"pageProps": {"story": "The city opened three libraries on Monday. " * 6}}}
     head = APP + json_ld(RECIPE)
     script = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(props)}</script>'
-    notes = read_html_page(page(head=head, body=EMPTY_APP + script), URL).notes
+    # a title the recipe does not name: the recipe is not declared as the page's subject
+    html = page(head=head, body=EMPTY_APP + script, title="Weekend news and baking | Example")
+    notes = read_html_page(html, URL).notes
     assert any("embedded in its HTML (JSON-LD Recipe, __NEXT_DATA__)" in note for note in notes)
 
 
@@ -523,6 +525,59 @@ def test_a_rendered_product_keeps_its_text_beside_a_larger_framework_state() -> 
     )
     assert "removable covers you can wash" in text
     assert "flat packed" not in text
+
+
+def test_a_product_its_page_declares_is_read_from_the_declaration_not_the_state_around_it() -> None:
+    product = {"@context": "https://schema.org", "@type": "Product", "name": "Linen armchair Sofia",
+               "brand": {"@type": "Brand", "name": "Example Home"}, "sku": "SOF-44",
+               "description": "A deep armchair in washed linen on solid oak legs, with removable covers you can "
+               "wash at 30 degrees. Seat height 44 cm, width 78 cm; delivered in two weeks and assembled by our team.",
+               "offers": {"@type": "Offer", "price": "1299", "priceCurrency": "PLN"}}  # fmt: skip
+    related = [
+        {"title": f"Oak shelf {n}", "description": f"Our oak shelf number {n} comes flat packed and ships from the "
+         "north warehouse within three working days of your order."}
+        for n in range(20)
+    ]  # fmt: skip
+    state = {"props": {"pageProps": {"product": {"name": "Linen armchair Sofia", "catalogue": related}}}}
+    data = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(state)}</script>'
+    scrap = "<div id='__next'><p>Free delivery on orders over 500 PLN. Sign in to collect points.</p></div>"
+    text = read(
+        page(body=scrap + data, head=APP + json_ld(product), title="Linen armchair Sofia | Example Home")
+    )
+    assert "SKU: SOF-44" in text and "removable covers" in text
+    assert "flat packed" not in text
+
+
+def test_a_long_essay_keeps_its_text_beside_data_that_only_names_its_title() -> None:
+    essay = "".join(f"<p>{BODY} {INTRO} Paragraph {n} goes on with the argument.</p>" for n in range(8))
+    headline = {"@context": "https://schema.org", "@type": "NewsArticle",
+                "headline": "What is once sprung cannot be unsprung", "author": {"@type": "Person", "name": "D. D."}}  # fmt: skip
+    blurbs = [
+        f"What is once sprung cannot be unsprung: thousands of subscribers read note {n}" for n in range(60)
+    ]
+    state = {
+        "props": {
+            "pageProps": {"post": {"title": "What is once sprung cannot be unsprung"}, "blurbs": blurbs}
+        }
+    }
+    data = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(state)}</script>'
+    html = page(
+        body=f"<div id='__next'><article>{essay}</article></div>{data}",
+        head=APP + json_ld(headline),
+        title="What is once sprung cannot be unsprung",
+    )
+    text = read(html)
+    assert "maker space with 3D printers" in text
+    assert "thousands of subscribers" not in text
+
+
+def test_a_headings_own_style_element_is_not_part_of_the_title() -> None:
+    styled = (
+        '<h1 class="css-181u9pf"><style data-emotion="css 1a8e5pi">.css-1a8e5pi{cursor:pointer;font-weight:700;}'
+        "</style>Linen armchair Sofia</h1>"
+    )
+    html = page(body=f"<main>{styled}{STORY}</main>", head="", title="Home | Example")
+    assert read_html_page(html, URL).title == "Linen armchair Sofia"
 
 
 def test_a_page_of_cookie_banner_login_and_footer_is_refused_not_returned() -> None:

@@ -324,6 +324,22 @@ def test_a_listing_gives_each_item_on_a_line_of_its_own() -> None:
     )
 
 
+def test_a_category_page_keeps_its_entries_though_each_is_only_a_link() -> None:
+    languages = ["Ada", "ALGOL 68", "APL", "BASIC", "C", "COBOL", "Eiffel", "Forth", "Fortran", "Haskell", "Icon",
+                 "Lisp", "Logo", "ML", "Modula-2", "Oberon", "Pascal", "PL/I", "Prolog", "Simula", "Smalltalk"]  # fmt: skip
+    entries = "".join(f'<li><a href="/wiki/{name}">{name}</a></li>' for name in languages)
+    body = (
+        f"{NAV}<main><h1>Category: Programming languages</h1><p>This category lists individual programming "
+        "languages. Articles about programming language topics in general, such as type systems, paradigms or "
+        "the history of compilers, belong to the category of programming language topics instead; lists of "
+        "languages by year, by family or by paradigm each have a category of their own.</p>"
+        f"<h2>Pages in this category</h2><ul>{entries}</ul></main>{FOOTER}"
+    )
+    text = read_html_page(page(body, title="Category: Programming languages"), "https://wiki.example/c").text
+    assert all(f"- {name}" in text.split("\n") for name in languages)
+    assert "About us" not in text  # the site's menu outside <main> still goes
+
+
 def test_a_service_page_keeps_its_feature_and_pricing_blocks() -> None:
     plans = "".join(
         f'<div class="plan"><h3>{name}</h3><p class="price">{price} per month</p><ul>'

@@ -161,6 +161,19 @@ def test_a_search_cached_by_one_replica_is_answered_from_the_cache_by_another(
     assert asked_second["results"] == asked_first["results"] and asked_first["results"]
 
 
+def test_a_json_answer_kept_by_one_replica_is_served_by_another(
+    replicas: stack.Stack, brave: HTTPServer
+) -> None:
+    answer_numbered_results(brave, 2)
+    first, second = (r.process for r in replicas.replicas)
+    assert first is not None and second is not None and replicas.valkey is not None
+    kept = search_json(first, q="wspólna odpowiedź")
+    db: Any = valkey.Valkey.from_url(replicas.valkey.url)  # Any: valkey-py's "maybe awaitable" stubs
+    db.delete(*db.keys("llmweb:brave:answer:*"))  # only the JSON answer kept whole is left to find
+    assert search_json(second, q="wspólna odpowiedź") == kept
+    assert len(brave.log) == 1
+
+
 LOAD_QUERIES = [f"pod obciążeniem {n}" for n in range(10)]
 
 

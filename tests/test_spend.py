@@ -59,7 +59,9 @@ class Deployment:
 def deploy(tmp_path: Path, brave: HTTPServer, engines_installed: None) -> Iterator[Callable[..., Deployment]]:
     started: list[Deployment] = []
 
-    def start(change: Change | None = None, valkey_url: str | None = None) -> Deployment:
+    def start(
+        change: Change | None = None, valkey_url: str | None = None, secret: str | None = None
+    ) -> Deployment:
         folder = tmp_path / str(len(started))
 
         def as_shipped_then(settings: dict[str, Any]) -> None:
@@ -70,6 +72,8 @@ def deploy(tmp_path: Path, brave: HTTPServer, engines_installed: None) -> Iterat
         settings = write_test_settings(folder / "settings", brave.url_for("").rstrip("/"), as_shipped_then)
         db = stack.start_valkey(folder / "valkey")
         env = {"BRAVE_API_KEY": SENTINEL_KEY, "SEARXNG_VALKEY_URL": valkey_url or db.url}
+        if secret:
+            env["SEARXNG_SECRET"] = secret
         deployment = Deployment(stack.start_searxng(settings, workdir=folder / "run", env=env), db)
         started.append(deployment)
         return deployment
@@ -163,6 +167,112 @@ def test_a_search_answered_from_the_cache_is_still_counted_by_the_limiter(
     assert len(brave.log) == 1
 
 
+def test_a_kept_json_answer_carries_the_headers_of_the_fresh_one(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy()
+    answer_numbered_results(brave, 3)
+    fresh, kept = (
+        httpx.get(
+            deployment.searxng.url + "/search",
+            params={"q": "nagłówki", "format": "json"},
+            headers=BROWSER_HEADERS,
+            timeout=30,
+        )
+        for _ in range(2)
+    )
+    assert len(brave.log) == 1
+    varying = {"date", "server-timing"}
+    assert {k: v for k, v in kept.headers.items() if k not in varying} == {
+        k: v for k, v in fresh.headers.items() if k not in varying
+    }
+    assert kept.headers["Server-Timing"].startswith("total;dur=")
+
+
+def test_a_kept_json_answer_is_kept_apart_for_each_accept_language(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    """SearXNG reads a request's language and locale from Accept-Language when nothing else sets
+    them: a request that differs in it gets a JSON answer of its own, never another's."""
+    deployment = deploy()
+    answers_with_one_result(brave)
+    for accept_language in ("en-US,en;q=0.8", "de-DE,de;q=0.9", "en-US,en;q=0.8"):
+        answer = httpx.get(
+            deployment.searxng.url + "/search",
+            params={"q": "jeden nagłówek", "format": "json"},
+            headers={**BROWSER_HEADERS, "Accept-Language": accept_language},
+            timeout=30,
+        )
+        assert answer.status_code == 200 and answer.json()["results"], answer.text[:300]
+    assert len(deployment.db.keys("llmweb:brave:page:*")) == 2
+    assert len(brave.log) == 1
+
+
+def test_a_kept_json_answer_is_not_served_once_the_settings_change_it(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    """The answer is kept under the request, not the search SearXNG reads from it: a setting that
+    changes the answer (here the hostnames plugin's) must keep a restarted SearXNG from the old one."""
+
+    def without_example_com(settings: dict[str, Any]) -> None:
+        settings["hostnames"] = {"remove": [r"(.*\.)?example\.com$"]}
+
+    brave.expect_request(BRAVE_PATH).respond_with_json(
+        brave_answer([brave_result("https://example.org/"), brave_result("https://example.com/")])
+    )
+    secret = "the-same-secret-for-both-" + "x" * 24
+    before = deploy(secret=secret)
+    assert len(before.search("ustawienia")["results"]) == 2
+    after = deploy(without_example_com, valkey_url=before.valkey_proc.url, secret=secret)
+    assert [r["url"] for r in after.search("ustawienia")["results"]] == ["https://example.org/"]
+    assert len(brave.log) == 1, "Brave's own answer is still the cached one"
+
+
+OFFLINE_ENGINE = "offline demo"
+
+
+def with_an_offline_engine(settings: dict[str, Any]) -> None:
+    """SearXNG's demo offline engine beside ours: a second engine that asks no one outside."""
+    entry = {"name": OFFLINE_ENGINE, "engine": "demo_offline", "shortcut": "offdemo", "disabled": False}
+    settings["engines"].append(entry)
+
+
+def test_a_search_of_several_engines_is_asked_for_a_kept_answer_once(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    deployment = deploy(with_an_offline_engine)
+    answers_with_one_result(brave)
+    both = {"engines": f"{ENGINE_NAME},{OFFLINE_ENGINE}"}
+    assert deployment.search("dwa silniki", **both)["results"]
+    before = scripts_run(deployment)
+    deployment.search("dwa silniki", **both)
+    # Only the lookup that finds Brave's answer in the cache: its JSON is never kept whole.
+    assert scripts_run(deployment) - before == 1
+    assert len(brave.log) == 1
+
+
+def test_a_new_query_asking_several_engines_is_not_asked_for_a_kept_answer(
+    deploy: Callable[..., Deployment], brave: HTTPServer
+) -> None:
+    """Without a bang in the query, which engines a search asks comes from the rest of the request:
+    once one search of a shape asked several, another query of that shape is not asked for a
+    JSON answer kept whole (the shipped default search asks three engines)."""
+    deployment = deploy(with_an_offline_engine)
+    run_when_asked: list[int] = []
+
+    def answer(request: Request) -> Response:
+        run_when_asked.append(scripts_run(deployment))
+        body = brave_answer([brave_result("https://example.org/", description="Opis wyniku.")])
+        return Response(json.dumps(body), content_type="application/json")
+
+    brave.expect_request(BRAVE_PATH).respond_with_handler(answer)
+    both = {"engines": f"{ENGINE_NAME},{OFFLINE_ENGINE}"}
+    deployment.search("pierwsze z dwóch", **both)
+    before = scripts_run(deployment)
+    deployment.search("drugie z dwóch", **both)
+    assert run_when_asked[1] - before == 1, "only the lookup: the cache, the miss's count, the reservation"
+
+
 def test_an_answer_holding_what_a_plugin_made_for_its_client_is_not_kept(
     deploy: Callable[..., Deployment], brave: HTTPServer
 ) -> None:
@@ -178,7 +288,7 @@ def scripts_run(deployment: Deployment) -> int:
     return int(deployment.db.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
 
 
-def test_a_missed_search_asks_valkey_once_before_brave(
+def test_a_missed_search_runs_one_lookup_after_asking_for_its_kept_json(
     deploy: Callable[..., Deployment], brave: HTTPServer
 ) -> None:
     deployment = deploy()  # as shipped: cache and budgets on
@@ -193,8 +303,9 @@ def test_a_missed_search_asks_valkey_once_before_brave(
     deployment.search("pierwsze pytanie")  # the scripts are loaded on first use
     before = scripts_run(deployment)
     deployment.search("drugie pytanie")
-    # The lookup: the cache, the miss's count and the budget's reservation in one script.
-    assert run_when_asked[1] - before == 1
+    # The JSON answer kept for the request (plugins/json_answers.py), then the lookup: the cache,
+    # the miss's count and the budget's reservation in one script.
+    assert run_when_asked[1] - before == 2
 
 
 def engine_timings(deployment: Deployment, q: str, **params: Any) -> list[str]:

@@ -246,6 +246,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if posts:
             fired.append("thread_json_ld")
     region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
+    if not region and not posts and not article:
+        region = _html_main(root)  # its links made text below: a listing's items are links
     manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
     if manual and not layers.manual:
         manual = False
@@ -316,6 +318,23 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
 # its comments but the cost (half of WCXB dev's pages, 8 % of their reading time).
 _COMMENT_MARKERS = ("omment", "comol", "disqus")
 _SOCIAL_ID = re.compile(r"""\bid\s*=\s*["']?\s*$""", re.I)
+
+
+def _html_main(root: HtmlElement) -> list[HtmlElement]:
+    """HTML's own <main>, when it holds at least half of the body's text.
+
+    trafilatura drops blocks made mostly of links as navigation; on a page that is not an
+    article, inside its <main>, those are the page's items: a category's entries, a list of
+    papers, a shop's products. Made plain text (manual.unlink), they stay.
+    """
+    body = root.find("body")
+    if body is None:
+        return []
+    mains = list(body.iter("main"))
+    if not mains:
+        return []
+    half = len("".join(body.text_content().split())) / 2
+    return [el for el in mains if len("".join(el.text_content().split())) >= half][:1]
 
 
 def _may_hold_comments(html: str) -> bool:

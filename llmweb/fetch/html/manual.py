@@ -184,7 +184,7 @@ def manual_body(region: HtmlElement) -> etree._Element:
     for el in list(tree.iter()):
         if not isinstance(el.tag, str):
             continue
-        if el is not tree and el.getparent() is not None and _hidden(el):
+        if el is not tree and el.getparent() is not None and (_hidden(el) or _navigation(el)):
             el.drop_tree()
     etree.strip_tags(tree, "thead", "tbody", "tfoot", "colgroup")
     for el in tree.iter():
@@ -192,6 +192,10 @@ def manual_body(region: HtmlElement) -> etree._Element:
             _rename(el)
     tree.tag = "div"
     return tree
+
+
+def _navigation(el: HtmlElement) -> bool:
+    return bool(el.tag == "nav" or el.get("role") == "navigation")
 
 
 def _hidden(el: HtmlElement) -> bool:

@@ -21,9 +21,15 @@ from __future__ import annotations
 import re
 
 from htmldate import find_date
+from lxml import etree
 from lxml.html import HtmlElement
 
 _TITLE_METAS = ("og:title", "twitter:title", "title")
+
+
+# A heading's text as a browser shows it: CSS-in-JS libraries (Emotion, styled-components)
+# put <style> elements inside the heading they style.
+_SHOWN_TEXT = etree.XPath(".//text()[not(ancestor::style or ancestor::script or ancestor::template)]")
 
 
 def page_title(root: HtmlElement) -> str | None:
@@ -35,7 +41,7 @@ def page_title(root: HtmlElement) -> str | None:
     """
     headings = root.findall(".//body//h1")
     if len(headings) == 1:
-        title = _one_line(headings[0].text_content())
+        title = _one_line("".join(_SHOWN_TEXT(headings[0])))
         if title:
             return title
     for meta in root.iterfind(".//head/meta[@content]"):
