@@ -111,14 +111,15 @@ def read_html_page(
     challenge = _find_challenge(root)
     if challenge:
         raise ChallengePage(challenge_message(url, challenge), url)
-    # what the verdict reads, read before extraction takes the tree apart (copying it cost
-    # more than a millisecond a page)
-    embedded = read_embedded(root)
+    # what the verdict reads, taken before extraction takes the tree apart (copying it cost
+    # more than a millisecond a page): the scripts alone, whose data is read only for a verdict
+    scripts = _scripts(root)
     description = page_description(root)
     has_scripts = _has_scripts(root)
     page = _extract(root, html, page_url or url, layers)
     if page.whole_region:  # a region read whole, or a thread's posts: short means a short page
         return page
+    embedded = read_embedded(scripts)
     verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
     notes = list(page.notes)
     if embedded.cut:
@@ -269,7 +270,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if layers.second_opinion and _short_reading(body_chars, page_chars):
             # a short reading: jusText's paragraph classification (which trafilatura's slow mode
             # falls back to) often finds the rest (a Q&A page's answers, a product's details)
-            rescue = _justext_reading(root, body_chars)
+            rescue = _justext_reading(root, body_chars, page_chars)
             rescue_chars = _text_chars(rescue)
             if rescue_chars > JUSTEXT_RATIO * body_chars:
                 body, body_chars = rescue, rescue_chars
@@ -424,17 +425,25 @@ def _trafilatura(root: HtmlElement, url: str, *, fast: bool, comments: bool = Fa
     return getattr(document, "body", None), getattr(document, "commentsbody", None)
 
 
-def _justext_reading(root: HtmlElement, reading_chars: int) -> Any:
+def _justext_reading(root: HtmlElement, reading_chars: int, page_chars: int) -> Any:
     """jusText's main text of ``root`` as paragraphs, read as trafilatura's slow mode reads it (its
     settings and stoplists), or None. jusText's own steps (ParagraphMaker, classify_paragraphs,
     revise_paragraph_classification: what ``justext.justext`` runs) on a copy of the parsed
     tree: a second trafilatura pass in slow mode repeated the whole fast one to reach this,
-    twice the page's reading time, and ``justext.justext`` would parse the page again."""
+    twice the page's reading time, and ``justext.justext`` would parse the page again.
+    ``page_chars``, the page's text before extraction, bounds what the copy holds."""
+    # Enough of the page read is decided on the page's text first: what the copy leaves out
+    # only shortens it, and most pages asked are decided without copying or searching it.
+    if _read_enough(reading_chars, page_chars):
+        return None
     body = root.find("body")
-    tree = copy.deepcopy(body if body is not None else root)
-    for el in _JUSTEXT_SKIPS(tree):
+    source = body if body is not None else root
+    if _read_enough(reading_chars, _text_chars(source)):
+        return None
+    tree = copy.deepcopy(source)
+    for el in _justext_skips(tree):
         el.drop_tree()
-    if reading_chars >= JUSTEXT_MIN_READING and reading_chars >= JUSTEXT_PAGE_SHARE * _text_chars(tree):
+    if _read_enough(reading_chars, _text_chars(tree)):
         return None
     paragraphs = justext.core.ParagraphMaker.make_paragraphs(tree)
     # length_low, length_high, stopwords_low, stopwords_high, max_link_density, no_headings:
@@ -448,22 +457,47 @@ def _justext_reading(root: HtmlElement, reading_chars: int) -> Any:
     return result if len(result) else None
 
 
-# what trafilatura clears before its jusText reading (scripts, footers, cookie notices), with
-# contains() in C: its regular-expression test runs Python for every element of the page
-_JUSTEXT_SKIPS = etree.XPath(
-    ".//script|.//div[contains(@class, 'footer') or contains(@id, 'footer')]"
-    "|.//*[self::div or self::section or self::ul or self::ol or self::details]["
-    "starts-with(@id, 'comment') or starts-with(@id, 'Comment') or starts-with(@class, 'comment') "
-    "or starts-with(@class, 'Comment') or contains(@class, 'article-comments') or contains(@class, 'post-comments') "
-    "or starts-with(@id, 'disqus_thread') or starts-with(@id, 'dsq-comments') or starts-with(@id, 'comol')]"
-    "|.//*["
-    + " or ".join(
-        f"contains(@{attribute}, '{word}')"
-        for attribute in ("class", "id")
-        for word in ("cookie", "Cookie", "consent", "Consent", "gdpr")
-    )
-    + "]"
-)
+def _read_enough(reading_chars: int, page_chars: int) -> bool:
+    return reading_chars >= JUSTEXT_MIN_READING and reading_chars >= JUSTEXT_PAGE_SHARE * page_chars
+
+
+# What trafilatura clears before its jusText reading: scripts, footers, comment sections,
+# cookie notices (its patterns, as plain substring tests).
+_COMMENT_SECTION_TAGS = frozenset({"div", "section", "ul", "ol", "details"})
+_COMMENT_SECTION_IDS = ("comment", "Comment", "disqus_thread", "dsq-comments", "comol")
+_COMMENT_SECTION_CLASSES = ("comment", "Comment")
+_COMMENT_SECTION_CLASS_PARTS = ("article-comments", "post-comments")
+_CONSENT_PARTS = ("cookie", "Cookie", "consent", "Consent", "gdpr")
+
+
+def _justext_skips(tree: HtmlElement) -> list[HtmlElement]:
+    """The elements below ``tree`` trafilatura clears before its jusText reading, in page order.
+    A loop of string tests over the elements: an XPath of the same tests (contains(),
+    starts-with()) took twice as long, a regular expression per element longer still."""
+    skips = []
+    for el in tree.iterdescendants(etree.Element):
+        tag = el.tag
+        if tag == "script":
+            skips.append(el)
+            continue
+        classes, ident = el.get("class"), el.get("id")
+        if classes is None and ident is None:
+            continue
+        classes, ident = classes or "", ident or ""
+        if (
+            (tag == "div" and ("footer" in classes or "footer" in ident))
+            or (
+                tag in _COMMENT_SECTION_TAGS
+                and (
+                    ident.startswith(_COMMENT_SECTION_IDS)
+                    or classes.startswith(_COMMENT_SECTION_CLASSES)
+                    or any(part in classes for part in _COMMENT_SECTION_CLASS_PARTS)
+                )
+            )
+            or any(part in classes or part in ident for part in _CONSENT_PARTS)
+        ):
+            skips.append(el)
+    return skips
 
 
 @functools.cache
@@ -538,10 +572,20 @@ def _drop_unseen(root: HtmlElement, *, documentation: bool) -> None:
 _SWALLOWING_TAGS = ("nav", "footer", "aside", "button")
 _SWALLOWED_SHARE = 0.5  # …when one holds the page's heading and more than this share of its text
 _SWALLOWING_DEPTH = 8  # nested swallowing elements looked through; more is a hostile page's
-_SWALLOWING_TEST = " or ".join(f"self::{tag}" for tag in _SWALLOWING_TAGS)
-_OUTERMOST_HOLDING_H1 = etree.XPath(
-    f"//body//*[{_SWALLOWING_TEST}][not(ancestor::*[{_SWALLOWING_TEST}])][.//h1]"
-)  # disjoint subtrees, so measuring each one's text reads the page once
+
+
+def _outermost_holding_h1(root: HtmlElement) -> list[HtmlElement]:
+    """The outermost elements of _SWALLOWING_TAGS in the body that hold an h1: disjoint subtrees,
+    so measuring each one's text reads the page once. Found from the page's few h1 up (an XPath
+    testing every element's ancestors and descendants took 8 ms a page on WCXB dev)."""
+    found: dict[HtmlElement, None] = {}  # ordered and without repeats
+    for h1 in root.iter("h1"):
+        outermost = None
+        for el in h1.iterancestors(*_SWALLOWING_TAGS):
+            outermost = el
+        if outermost is not None and next(outermost.iterancestors("body"), None) is not None:
+            found[outermost] = None
+    return list(found)
 
 
 def _keep_swallowed_text(root: HtmlElement) -> None:
@@ -552,9 +596,14 @@ def _keep_swallowed_text(root: HtmlElement) -> None:
     body = root.find("body")
     if body is None:
         return
-    half = _SWALLOWED_SHARE * len(body.text_content())
+    half = None  # the body's text is measured only on a page with a candidate
     for _ in range(_SWALLOWING_DEPTH):
-        swallowing = [el for el in _OUTERMOST_HOLDING_H1(root) if len(el.text_content()) > half]
+        candidates = _outermost_holding_h1(root)
+        if not candidates:
+            return
+        if half is None:
+            half = _SWALLOWED_SHARE * len(body.text_content())
+        swallowing = [el for el in candidates if len(el.text_content()) > half]
         if not swallowing:
             return
         for el in swallowing:
@@ -750,6 +799,17 @@ def page_description(root: HtmlElement) -> str | None:
         if name in _DESCRIPTION_NAMES and content and name not in found:
             found[name] = content[:_MAX_DESCRIPTION_CHARS]
     return next((found[n] for n in _DESCRIPTION_NAMES if n in found), None)
+
+
+def _scripts(root: HtmlElement) -> HtmlElement:
+    """A copy of every script of the page, in page order, under one element: all that
+    read_embedded reads (a manual's or a thread's answer, a sixth of WCXB dev's pages, never
+    needs it, and decoding it cost them 10 ms a page)."""
+    holder = lxml.html.Element("div")
+    holder.extend(copy.copy(script) for script in root.iter("script"))
+    for script in holder:
+        script.tail = None  # the page's text after it, copied along
+    return holder
 
 
 def _has_scripts(root: HtmlElement) -> bool:

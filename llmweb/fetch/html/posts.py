@@ -68,6 +68,8 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
         for post in _outermost(list(_marked_posts(root)))
         if _text(post.body) and not (post.kind == "Comment" and _comments_on_answer(post.item))
     ]
+    if not marked:  # most pages: no post, and no twin of one (the page order below reads every element)
+        return ""
     position = {el: i for i, el in enumerate(root.iter())}
     posts = sorted([*marked, *_unmarked_twins(marked)], key=lambda post: position.get(post.body, 0))
     if len(posts) < MIN_POSTS or posts[0].kind == "Answer":  # answers without their question
