@@ -360,22 +360,22 @@ def passage_terms(
     documents = []
     for span, words in zip(spans, pieces, strict=True):
         hits = list(chain.from_iterable(map(hits_of.__getitem__, filter(hits_of.__contains__, words))))
-        lead = lead_line(text, span)
+        # only a passage holding a term can score, and its first line's words are among its own
+        lead = lead_line(text, span) if hits else None
         if lead is not None:
-            line = clean[lead[0] : lead[1]].split()
-            analyser.learn(line)
-            hits += [t for piece in line for t in terms_of[piece] if t in wanted] * LEAD_WEIGHT
+            line = filter(hits_of.__contains__, clean[lead[0] : lead[1]].split())
+            hits += list(chain.from_iterable(map(hits_of.__getitem__, line))) * LEAD_WEIGHT
         documents.append(PassageTerms(len(words), hits, lead is not None))
     return documents, asked
 
 
 def lead_line(text: str, span: Span) -> tuple[int, int] | None:
     """Where the passage's first line lies when it opens an entry (a heading, a list item's term)."""
+    if not _LEAD.match(text, span.start, span.end):
+        return None
     end = text.find("\n", span.start, span.end)
     end = span.end if end == -1 else end
-    if end - span.start > _LEAD_LINE_CHARS or not _LEAD.match(text, span.start, end):
-        return None
-    return span.start, end
+    return (span.start, end) if end - span.start <= _LEAD_LINE_CHARS else None
 
 
 def score_documents(documents: list[PassageTerms], asked: list[str], scorer: Scorer) -> np.ndarray:
