@@ -15,7 +15,14 @@ from pytest_httpserver import HTTPServer
 
 from llmweb.cli import main as cli_main
 from llmweb.fetch import web_fetch
-from llmweb.fetch.focus.passages import PASSAGE_CHARS, focus_text, split_passages
+from llmweb.fetch.focus.passages import (
+    PASSAGE_CHARS,
+    Span,
+    focus_text,
+    lead_line,
+    rank_passages,
+    split_passages,
+)
 from llmweb.fetch.focus.terms import Analyser
 from llmweb.tools import run_tool_call, tool_definitions
 
@@ -194,6 +201,37 @@ def test_a_polish_question_finds_the_polish_section_that_answers_it() -> None:
     found = focus_text(POLISH_DOC, "Jak poczekać na zakończenie wątku?", 1000)
     assert found.best is not None
     assert found.best.headings[-1] == "Wątki"
+
+
+# A manual page the way Sphinx's markdown reads: entries ("- name(arguments)" and an indented
+# summary) among prose and examples that use the question's words more often.
+ENTRIES_DOC = "\n\n".join(
+    [
+        "# Text Sequence Type",
+        _filler("introduction", 12),
+        "Strings are sequences of characters. A list of strings is often built one string at a time, "
+        "and a string can be split into a list of strings and put together into one string again. "
+        "Each string in the list stays a string; the list itself is not a string. " + _filler("prose", 4),
+        "- str.join(iterable)\n  Return a string which is the concatenation of the strings in iterable. "
+        + _filler("join", 5),
+        "- str.strip([chars])\n  Return a copy of the string with the leading and trailing characters "
+        "removed. " + _filler("strip", 5),
+    ]
+)
+
+
+def test_an_entry_named_by_a_question_word_outranks_prose_repeating_the_other_words() -> None:
+    spans = split_passages(ENTRIES_DOC)
+    scores = rank_passages(ENTRIES_DOC, spans, "How do I join a list of strings into one string?")
+    best = spans[int(scores.argmax())]
+    assert ENTRIES_DOC[best.start : best.end].startswith("- str.join(iterable)")
+
+
+def test_only_a_heading_or_a_list_items_short_first_line_opens_an_entry() -> None:
+    text = "## Sleeping\n\n- time.sleep(secs)\n  Suspend.\n\nPlain prose starts here.\n\n- " + "word " * 60
+    spans = [Span(m.start(), m.end(), ()) for m in re.finditer(r"[^\n]+", text)]
+    opening = [text[s.start : s.end] for s in spans if lead_line(text, s) is not None]
+    assert opening == ["## Sleeping", "- time.sleep(secs)"]
 
 
 def test_passages_fit_in_max_chars_and_come_in_page_order() -> None:

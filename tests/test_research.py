@@ -109,6 +109,37 @@ def test_a_question_is_answered_from_two_pages(
     assert "every 300 seconds" in texts and "data directory" in texts
 
 
+def api_manual(title: str, entries: dict[str, str]) -> str:
+    """A manual page the way Sphinx writes one: prose using the question's words, other sections,
+    then entries (a term and its summary)."""
+    prose = (
+        "<p>Strings are sequences of characters. A list of strings is often built one string at a "
+        f"time, and a string can be put together from a list of strings. {FILLER[:200]}</p>"
+    )
+    body = f"<p>{FILLER}</p>" + prose + "".join(f"<h2>Other topic {n}</h2><p>{FILLER}</p>" for n in range(4))
+    body += "".join(
+        f"<dl><dt id='{name}'>{name}(iterable)</dt><dd><p>{summary}</p><p>{FILLER[:200]}</p></dd></dl>"
+        for name, summary in entries.items()
+    )
+    return (
+        f"<!doctype html><html><head><title>{title}</title></head><body><main><h1>{title}</h1>"
+        f"{body}</main></body></html>"
+    )
+
+
+def test_the_entry_named_by_a_question_word_comes_first(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    page = api_manual(
+        "Built-in Types",
+        {"str.join": "Return a string which is the concatenation of the strings in iterable.",
+         "str.strip": "Return a copy of the string with the leading and trailing characters removed."},
+    )  # fmt: skip
+    search_finds(brave, serve(pages, "/stdtypes", page))
+    [best, *_] = research(searxng, "How do I join a list of strings into one string?").passages
+    assert best.text.startswith("- str.join(iterable)")
+
+
 def test_every_passage_is_where_web_fetch_with_its_start_begins(
     searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
 ) -> None:
