@@ -521,3 +521,16 @@ def test_a_manual_whose_main_region_holds_its_code_is_still_read_whole() -> None
         page(f"{NAV}{main}{FOOTER}", title="netcfg — Manual"), "https://docs.example/netcfg"
     )
     assert "manual" in read.fired
+
+
+def test_a_logo_drawn_into_an_images_data_address_does_not_get_the_page_refused() -> None:
+    path = " ".join(f"L {n % 97}.{n % 7} {n % 41}.{n % 3}" for n in range(400))  # 1,600 numbers and letters
+    logo = f'<img alt="" src="data:image/svg+xml,<svg viewBox=&quot;0 0 92 41&quot;><path d=&quot;M 0 0 {path} Z&quot;/></svg>">'
+    story = (
+        "<p>The studio designs furniture from reclaimed oak and ships it across Europe within two weeks.</p>"
+        * 4
+    )
+    html = page(
+        f"<header>{logo}</header><main><h1>About the studio</h1>{story}</main>", title="About the studio"
+    )
+    assert "reclaimed oak" in read_html_page(html, "https://studio.example/about").text

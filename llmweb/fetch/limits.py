@@ -47,9 +47,13 @@ MAX_PARAGRAPHS = 25_000
 paragraph and slows down with their square: 10,000 took 0.1 s, 30,000 3 s, 40,000 7 s.
 Manuals hold a few thousand (rustdoc's largest page: 2,141), a novel on one page 12,000."""
 
-MAX_ATTRIBUTES = 500
-"""Attributes of one element. libxml2 checks each new attribute against the ones before it:
-10,000 took 0.7 s to parse, 40,000 24 s. Real elements carry a few dozen at most."""
+MAX_ATTRIBUTES = 2000
+"""Attributes of one element, as the text is scanned before parsing. libxml2 checks each new
+attribute against the ones before it: 10,000 took 0.7 s to parse, 40,000 24 s; 5 MB of elements
+with 2,000 each 3.9 s, with 500 each 1.0 s. Real elements carry a few dozen, but the scan also
+reads an SVG drawing written into an image's data: address (``src="data:image/svg+xml,<svg
+d=&quot;M 0 0 L 92 …``) as a tag with one attribute per number: a WCXB page's logo had over
+1,000."""
 
 MAX_TABLE_CELLS = 50_000
 """Table cells (<td>, <th>). 100,000 cells took 4.5 s and 230 MB; the manuals hold at most
