@@ -258,14 +258,7 @@ def test_a_new_query_asking_several_engines_is_not_asked_for_a_kept_answer(
     once one search of a shape asked several, another query of that shape is not asked for a
     JSON answer kept whole (the shipped default search asks three engines)."""
     deployment = deploy(with_an_offline_engine)
-    run_when_asked: list[int] = []
-
-    def answer(request: Request) -> Response:
-        run_when_asked.append(scripts_run(deployment))
-        body = brave_answer([brave_result("https://example.org/", description="Opis wyniku.")])
-        return Response(json.dumps(body), content_type="application/json")
-
-    brave.expect_request(BRAVE_PATH).respond_with_handler(answer)
+    run_when_asked = scripts_run_when_brave_is_asked(deployment, brave)
     both = {"engines": f"{ENGINE_NAME},{OFFLINE_ENGINE}"}
     deployment.search("pierwsze z dwóch", **both)
     before = scripts_run(deployment)
@@ -283,6 +276,19 @@ def test_an_answer_holding_what_a_plugin_made_for_its_client_is_not_kept(
     assert deployment.db.keys("llmweb:brave:page:*") == []
 
 
+def scripts_run_when_brave_is_asked(deployment: Deployment, brave: HTTPServer) -> list[int]:
+    """Brave answers every request with one result; the list gets valkey's script count at each."""
+    run_when_asked: list[int] = []
+
+    def answer(request: Request) -> Response:
+        run_when_asked.append(scripts_run(deployment))
+        body = brave_answer([brave_result("https://example.org/", description="Opis wyniku.")])
+        return Response(json.dumps(body), content_type="application/json")
+
+    brave.expect_request(BRAVE_PATH).respond_with_handler(answer)
+    return run_when_asked
+
+
 def scripts_run(deployment: Deployment) -> int:
     """How many scripts valkey has run by their SHA (each of the cache's and the budget's steps is one)."""
     return int(deployment.db.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0))
@@ -292,14 +298,7 @@ def test_a_missed_search_runs_one_lookup_after_asking_for_its_kept_json(
     deploy: Callable[..., Deployment], brave: HTTPServer
 ) -> None:
     deployment = deploy()  # as shipped: cache and budgets on
-    run_when_asked: list[int] = []
-
-    def answer(request: Request) -> Response:
-        run_when_asked.append(scripts_run(deployment))
-        body = brave_answer([brave_result("https://example.org/", description="Opis wyniku.")])
-        return Response(json.dumps(body), content_type="application/json")
-
-    brave.expect_request(BRAVE_PATH).respond_with_handler(answer)
+    run_when_asked = scripts_run_when_brave_is_asked(deployment, brave)
     deployment.search("pierwsze pytanie")  # the scripts are loaded on first use
     before = scripts_run(deployment)
     deployment.search("drugie pytanie")
