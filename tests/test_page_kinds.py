@@ -324,6 +324,43 @@ def test_a_listing_gives_each_item_on_a_line_of_its_own() -> None:
     )
 
 
+ACCESSORIES = [
+    ("Bamboo Motion-X Board", "$99+"), ("Inclining Walking Pad", "$349+"), ("Narrow File Cabinet", "$269+"),
+    ("Desk Organizer Set", "$49+"), ("Headphone Stand", "$29+"), ("Compact Desk Drawer", "$79+"),
+    ("Foot Hammock", "$39+"), ("Slim Under Desk Shelf", "$69+"),
+]  # fmt: skip
+
+
+def test_a_shops_grid_gives_each_products_name_and_price_on_a_line() -> None:
+    # a shop's card: a picture linking to the product, its name a link in a box of its own, its price
+    cards = "".join(
+        f'<div class="card"><a href="/p/{i}"><img src="/i/{i}.jpg" alt=""></a>'
+        f'<div class="name"><a href="/p/{i}">{name}</a></div><p class="price">{price}</p></div>'
+        for i, (name, price) in enumerate(ACCESSORIES)
+    )
+    body = (
+        f"<header>{NAV}</header><div class='page'><h1>Accessories for standing desks</h1><p>Choose from "
+        "hundreds of accessories designed to complement your workspace and help you work better.</p>"
+        f"<div class='grid'>{cards}</div></div>{FOOTER}"
+    )
+    html = page(body, title="Accessories for standing desks | Example Desks")
+    lines = read_html_page(html, "https://desks.example/accessories").text.split("\n")
+    assert all(any(name in line and price in line for line in lines) for name, price in ACCESSORIES)
+
+
+def test_repeated_blocks_of_their_own_text_keep_their_paragraphs() -> None:
+    # a service's feature blocks, each with a "Learn more" link: its text is its own, not links
+    blocks = "".join(
+        f'<div class="feature"><h3>{head}</h3><p>{first}</p><p>{second}</p><a href="/f/{i}">Learn more</a></div>'
+        for i, (head, first, second) in enumerate(
+            (p[:20], p, q) for p, q in zip(ARTICLE_PARAGRAPHS[::2], ARTICLE_PARAGRAPHS[1::2], strict=True)
+        )
+    )
+    html = page(f"{NAV}<div class='features'>{blocks}</div>{FOOTER}", title="What the city offers")
+    lines = read_html_page(html, "https://city.example/offer").text.split("\n")
+    assert all(paragraph in lines for paragraph in ARTICLE_PARAGRAPHS)
+
+
 def test_a_category_page_keeps_its_entries_though_each_is_only_a_link() -> None:
     languages = ["Ada", "ALGOL 68", "APL", "BASIC", "C", "COBOL", "Eiffel", "Forth", "Fortran", "Haskell", "Icon",
                  "Lisp", "Logo", "ML", "Modula-2", "Oberon", "Pascal", "PL/I", "Prolog", "Simula", "Smalltalk",

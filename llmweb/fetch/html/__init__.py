@@ -9,6 +9,7 @@
 - :mod:`.threads` — the replies of forum threads, Q&A and comment pages, from trafilatura's comments.
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
+- :mod:`.listing` — a listing's grid of cards, one line per item.
 - :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.
 - :mod:`.metadata` — the page's title and the publication date it states.
 - :mod:`.layers` — which layers above trafilatura run, as data (the bench switches them).

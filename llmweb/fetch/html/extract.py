@@ -42,6 +42,7 @@ from trafilatura.settings import Extractor
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
+from llmweb.fetch.html.listing import list_items
 from llmweb.fetch.html.manual import (
     declared_main,
     looks_like_documentation,
@@ -264,6 +265,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     page_chars = len(root.text_content()) if not manual else 0
     if not documentation and layers.promotions and drop_promotions(root):  # before links become text
         fired.append("promotions")
+    if not (article or documentation or posts) and layers.item_list and list_items(root):
+        fired.append("item_list")  # a listing's cards as lines of text, before trafilatura drops their links
     if posts:
         text = posts
     elif manual:  # a manual's main region is read whole (.manual), not judged block by block

@@ -16,6 +16,7 @@ class Layers:
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
     second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
+    item_list: bool = True  # a listing's repeated items read as a list, a line each (.listing)
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)
     thread_json_ld: bool = True  # a thread read post by post from the posts its JSON-LD lists (.posts)
     thread_replies: bool = True  # a forum's or Q&A page's replies joined to its first post (.threads)
