@@ -527,6 +527,25 @@ def test_a_rendered_product_keeps_its_text_beside_a_larger_framework_state() -> 
     assert "flat packed" not in text
 
 
+def test_a_rendered_product_is_filled_with_its_price_not_with_the_item_page_that_frames_it() -> None:
+    # schema.org's ItemPage is the page about one item, like WebPage: its name is the page's title
+    # and its date the page's, not something the product page lacks
+    shown = (
+        "<main><h1>Linen armchair Sofia</h1><p>A deep armchair in washed linen on solid oak legs, with "
+        "removable covers you can wash at 30 degrees. Seat height 44 cm, width 78 cm. Delivered in two "
+        "weeks and assembled by our team.</p></main>"
+    )
+    graph = {"@context": "https://schema.org", "@graph": [
+        {"@type": "ItemPage", "name": "Linen armchair Sofia | Example Home", "datePublished": "2023-02-03T23:19:53+00:00"},
+        {"@type": "Product", "name": "Linen armchair Sofia", "brand": {"@type": "Brand", "name": "Example Home"},
+         "offers": {"@type": "Offer", "price": "1299", "priceCurrency": "PLN",
+                    "availability": "https://schema.org/InStock"}},
+    ]}  # fmt: skip
+    text = read(page(body=shown, head=APP + json_ld(graph), title="Linen armchair Sofia | Example Home"))
+    assert "Offer: 1299 PLN, in stock" in text
+    assert "Item page" not in text and "2023-02-03T23:19:53" not in text
+
+
 def test_a_product_its_page_declares_is_read_from_the_declaration_not_the_state_around_it() -> None:
     product = {"@context": "https://schema.org", "@type": "Product", "name": "Linen armchair Sofia",
                "brand": {"@type": "Brand", "name": "Example Home"}, "sku": "SOF-44",
