@@ -523,29 +523,6 @@ def test_a_manual_whose_main_region_holds_its_code_is_still_read_whole() -> None
     assert "manual" in read.fired
 
 
-def test_a_logo_drawn_into_an_images_data_address_does_not_get_the_page_refused() -> None:
-    path = " ".join(f"L {n % 97}.{n % 7} {n % 41}.{n % 3}" for n in range(400))  # 1,600 numbers and letters
-    logo = f'<img alt="" src="data:image/svg+xml,<svg viewBox=&quot;0 0 92 41&quot;><path d=&quot;M 0 0 {path} Z&quot;/></svg>">'
-    story = (
-        "<p>The studio designs furniture from reclaimed oak and ships it across Europe within two weeks.</p>"
-        * 4
-    )
-    html = page(
-        f"<header>{logo}</header><main><h1>About the studio</h1>{story}</main>", title="About the studio"
-    )
-    assert "reclaimed oak" in read_html_page(html, "https://studio.example/about").text
-
-
-def test_an_article_after_a_header_template_that_ends_the_document_is_read() -> None:
-    # a theme's header template writes </body></html>, and the post follows it: browsers read on
-    header = f"<!DOCTYPE html><html><head><title>New libraries</title></head><body><header>{NAV}</header></body></html>"
-    story = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
-    html = f'{header}\n<div class="post"><h1>New libraries</h1>{story}</div>{FOOTER}</body></html>'
-    text = read_html_page(html, "https://city.example/news/libraries").text
-    assert ARTICLE_PARAGRAPHS[0] in text
-    assert ARTICLE_PARAGRAPHS[-1] in text
-
-
 RELATED_PRODUCTS = [
     ("Ridge Hiker mid boot", "€149.00"),
     ("Summit Trail GTX", "€139.95"),
@@ -586,3 +563,26 @@ def test_a_product_pages_carousel_of_other_products_is_left_out() -> None:
     ).text
     assert "€129.95" in text and "recycled mesh" in text and "310 g" in text
     assert not any(name in text for name, _ in RELATED_PRODUCTS)
+
+
+def test_a_logo_drawn_into_an_images_data_address_does_not_get_the_page_refused() -> None:
+    path = " ".join(f"L {n % 97}.{n % 7} {n % 41}.{n % 3}" for n in range(400))  # 1,600 numbers and letters
+    logo = f'<img alt="" src="data:image/svg+xml,<svg viewBox=&quot;0 0 92 41&quot;><path d=&quot;M 0 0 {path} Z&quot;/></svg>">'
+    story = (
+        "<p>The studio designs furniture from reclaimed oak and ships it across Europe within two weeks.</p>"
+        * 4
+    )
+    html = page(
+        f"<header>{logo}</header><main><h1>About the studio</h1>{story}</main>", title="About the studio"
+    )
+    assert "reclaimed oak" in read_html_page(html, "https://studio.example/about").text
+
+
+def test_an_article_after_a_header_template_that_ends_the_document_is_read() -> None:
+    # a theme's header template writes </body></html>, and the post follows it: browsers read on
+    header = f"<!DOCTYPE html><html><head><title>New libraries</title></head><body><header>{NAV}</header></body></html>"
+    story = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    html = f'{header}\n<div class="post"><h1>New libraries</h1>{story}</div>{FOOTER}</body></html>'
+    text = read_html_page(html, "https://city.example/news/libraries").text
+    assert ARTICLE_PARAGRAPHS[0] in text
+    assert ARTICLE_PARAGRAPHS[-1] in text

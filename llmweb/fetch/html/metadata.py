@@ -94,7 +94,7 @@ def declares_product(root: HtmlElement, html: str) -> bool:
     Such a page is about that thing; the links around its details are other things (related
     products, "customers also viewed"), where on a listing or a category page they are its items.
     """
-    if "schema.org" not in html:  # a tenth of the tree searches' time, on most pages
+    if "schema.org" not in html:  # one substring search spares the tree searches on pages without data
         return False
     blocks = [
         script.text or ""
