@@ -527,6 +527,46 @@ def test_a_rendered_product_keeps_its_text_beside_a_larger_framework_state() -> 
     assert "flat packed" not in text
 
 
+def test_a_rendered_product_is_filled_with_its_price_not_with_the_item_page_that_frames_it() -> None:
+    # schema.org's ItemPage is the page about one item, like WebPage: its name is the page's title
+    # and its date the page's, not something the product page lacks
+    shown = (
+        "<main><h1>Linen armchair Sofia</h1><p>A deep armchair in washed linen on solid oak legs, with "
+        "removable covers you can wash at 30 degrees. Seat height 44 cm, width 78 cm. Delivered in two "
+        "weeks and assembled by our team.</p></main>"
+    )
+    graph = {"@context": "https://schema.org", "@graph": [
+        {"@type": "ItemPage", "name": "Linen armchair Sofia | Example Home", "datePublished": "2023-02-03T23:19:53+00:00"},
+        {"@type": "Product", "name": "Linen armchair Sofia", "brand": {"@type": "Brand", "name": "Example Home"},
+         "offers": {"@type": "Offer", "price": "1299", "priceCurrency": "PLN",
+                    "availability": "https://schema.org/InStock"}},
+    ]}  # fmt: skip
+    text = read(page(body=shown, head=APP + json_ld(graph), title="Linen armchair Sofia | Example Home"))
+    assert "Offer: 1299 PLN, in stock" in text
+    assert "Item page" not in text and "2023-02-03T23:19:53" not in text
+
+
+def test_a_rendered_product_is_not_filled_with_catalogue_data_alone() -> None:
+    # the page shows its product; its data adds no price and no description, only identifiers,
+    # the offer's condition and seller, and the names of its variants
+    shown = (
+        "<main><h1>Linen armchair Sofia</h1><p>A deep armchair in washed linen on solid oak legs, with "
+        "removable covers you can wash at 30 degrees. Seat height 44 cm, width 78 cm. Price: 1,299 PLN, "
+        "delivered in two weeks and assembled by our team.</p></main>"
+    )
+    product = {"@context": "https://schema.org", "@type": "ProductGroup", "name": "Linen armchair Sofia",
+               "sku": "SOF-44", "gtin13": "5901234123457", "productGroupID": "SOF", "variesBy": "color",
+               "hasVariant": [{"@type": "Product", "name": f"Linen armchair Sofia - {c}"} for c in ("Sand", "Moss")],
+               "offers": {"@type": "Offer", "availability": "https://schema.org/InStock",
+                          "itemCondition": "https://schema.org/NewCondition",
+                          "seller": {"@type": "Organization", "name": "Example Home"}}}  # fmt: skip
+    read = read_html_page(
+        page(body=shown, head=APP + json_ld(product), title="Linen armchair Sofia | Example Home"), URL
+    )
+    assert "fill" not in read.fired
+    assert "SOF-44" not in read.text and "Moss" not in read.text
+
+
 def test_a_product_its_page_declares_is_read_from_the_declaration_not_the_state_around_it() -> None:
     product = {"@context": "https://schema.org", "@type": "Product", "name": "Linen armchair Sofia",
                "brand": {"@type": "Brand", "name": "Example Home"}, "sku": "SOF-44",

@@ -560,6 +560,48 @@ def test_a_manual_whose_main_region_holds_its_code_is_still_read_whole() -> None
     assert "manual" in read.fired
 
 
+RELATED_PRODUCTS = [
+    ("Ridge Hiker mid boot", "€149.00"),
+    ("Summit Trail GTX", "€139.95"),
+    ("Fell Racer 2", "€119.00"),
+    ("Canyon Sandal", "€59.95"),
+    ("Alpine Approach shoe", "€124.50"),
+    ("Scree Gaiter low", "€29.95"),
+]
+
+
+def test_a_product_pages_carousel_of_other_products_is_left_out() -> None:
+    # a shop's product page declares the one thing it sells (schema.org Product with an offer);
+    # the links inside its <main> are other products, not its items, as they are on a listing
+    carousel = "".join(
+        f'<li class="tile"><a href="/p/{i}"><span class="name">{name}</span> '
+        f'<span class="price">{price}</span> <span class="stars">4.{i} out of 5 stars</span></a></li>'
+        for i, (name, price) in enumerate(RELATED_PRODUCTS)
+    )
+    care = (
+        "<h2>Care</h2><p>Rinse the mud off with cold water after a wet run, take the insoles out and let "
+        "the shoe dry at room temperature, away from radiators, which harden the glue of the sole. Brush "
+        "the outsole's lugs clean now and then: packed mud loses its grip on wet rock. The membrane needs "
+        "no proofing, but a spray on the upper keeps it from soaking up water on long days in the rain. Replace the laces when they fray at the "
+        "eyelets, and the insoles after about five hundred kilometres.</p>"
+    )
+    body = PRODUCT_MAIN.replace(
+        "</main>", f"{care}<h2>Customers who viewed this item also viewed</h2><ol>{carousel}</ol></main>"
+    )
+    product = {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": "Trail Runner 4 waterproof running shoe",
+        "offers": {"@type": "Offer", "price": "129.95", "priceCurrency": "EUR"},
+    }
+    text = read_html_page(
+        page(f"{NAV}{body}{FOOTER}", head=json_ld(product), title="Trail Runner 4 | Example Shop"),
+        "https://shop.example/p/4",
+    ).text
+    assert "€129.95" in text and "recycled mesh" in text and "310 g" in text
+    assert not any(name in text for name, _ in RELATED_PRODUCTS)
+
+
 def test_a_logo_drawn_into_an_images_data_address_does_not_get_the_page_refused() -> None:
     path = " ".join(f"L {n % 97}.{n % 7} {n % 41}.{n % 3}" for n in range(400))  # 1,600 numbers and letters
     logo = f'<img alt="" src="data:image/svg+xml,<svg viewBox=&quot;0 0 92 41&quot;><path d=&quot;M 0 0 {path} Z&quot;/></svg>">'

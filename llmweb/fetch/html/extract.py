@@ -52,7 +52,7 @@ from llmweb.fetch.html.manual import (
     unlink,
 )
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
-from llmweb.fetch.html.metadata import declares_article, page_title, published_date
+from llmweb.fetch.html.metadata import declares_article, declares_product, page_title, published_date
 from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
@@ -272,8 +272,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     elif manual:  # a manual's main region is read whole (.manual), not judged block by block
         text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
     else:
-        for main in region:
-            unlink(main)
+        # a main region's links are its items (a listing's entries), but on a page selling one
+        # thing they are other things: related products, which trafilatura drops as link lists
+        if region and not declares_product(root, html):
+            for main in region:
+                unlink(main)
         thread = layers.thread_replies and (not article or declared_thread) and _may_hold_comments(html)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         body_chars = _text_chars(body)

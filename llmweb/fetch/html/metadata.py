@@ -74,6 +74,46 @@ def declares_article(root: HtmlElement) -> bool:
     )
 
 
+# schema.org's types for one thing on sale, an offer of it, and the types of a page of many things
+_PRODUCT_TYPES = r"(?:Product|ProductGroup|IndividualProduct|ProductModel|Vehicle|Car)"
+_LIST_TYPES = r"(?:ItemList|CollectionPage|SearchResultsPage|OfferCatalog)"
+_JSON_LD_TYPE = r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?'
+_JSON_LD_PRODUCT = re.compile(_JSON_LD_TYPE + _PRODUCT_TYPES + '"')
+_JSON_LD_OFFER = re.compile(r'"offers"\s*:|' + _JSON_LD_TYPE + r'(?:Aggregate)?Offer"')
+_JSON_LD_LIST = re.compile(_JSON_LD_TYPE + _LIST_TYPES + '"')
+_ITEMTYPES = etree.XPath("//*[@itemtype]/@itemtype")
+_MICRODATA_PRODUCT = re.compile(r"schema\.org/" + _PRODUCT_TYPES + r"$")
+_MICRODATA_OFFER = re.compile(r"schema\.org/(?:Aggregate)?Offer$")
+_MICRODATA_LIST = re.compile(r"schema\.org/" + _LIST_TYPES + r"$")
+
+
+def declares_product(root: HtmlElement, html: str) -> bool:
+    """Whether the page says it sells one thing: a schema.org Product (or vehicle) with an offer,
+    in its JSON-LD or as the one product of its microdata, and no list of things.
+
+    Such a page is about that thing; the links around its details are other things (related
+    products, "customers also viewed"), where on a listing or a category page they are its items.
+    """
+    if "schema.org" not in html:  # one substring search spares the tree searches on pages without data
+        return False
+    blocks = [
+        script.text or ""
+        for script in root.iter("script")
+        if (script.get("type") or "").strip().lower() == "application/ld+json"
+    ]
+    if any(_JSON_LD_LIST.search(block) for block in blocks):
+        return False
+    if any(_JSON_LD_PRODUCT.search(block) and _JSON_LD_OFFER.search(block) for block in blocks):
+        return True
+    if "itemtype" not in html:
+        return False
+    types = [str(kind).strip() for kind in _ITEMTYPES(root)]
+    if any(_MICRODATA_LIST.search(kind) for kind in types):
+        return False
+    products = sum(1 for kind in types if _MICRODATA_PRODUCT.search(kind))
+    return products == 1 and any(_MICRODATA_OFFER.search(kind) for kind in types)
+
+
 def published_date(root: HtmlElement, url: str = "") -> str | None:
     """The ISO date (YYYY-MM-DD) the page states it was first published, or None."""
     try:

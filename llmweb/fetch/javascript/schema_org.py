@@ -34,8 +34,11 @@ _FRAME_TYPES = frozenset({
     "NewsMediaOrganization", "ImageObject", "SearchAction", "EntryPoint", "ReadAction",
     "SiteNavigationElement", "WPHeader", "WPFooter", "WPSideBar", "ContactPoint", "PostalAddress",
     "GeoCoordinates", "Brand", "ItemList", "CollectionPage", "SearchResultsPage", "Thing",
-    "WebPageElement", "SpeakableSpecification", "CreativeWork", "Place", "LocalBusiness",
+    "WebPageElement", "SpeakableSpecification", "CreativeWork", "Place", "LocalBusiness", "ItemPage",
 })  # fmt: skip
+# Frame types whose mainEntity is the page's subject (an ItemPage is "a page devoted to a single
+# item": its product)
+_HOLDERS = ("WebPage", "ItemPage", "ItemList")
 # Properties that never carry the page's words.
 _SKIP_PROPERTIES = frozenset({
     "@context", "@id", "@type", "url", "image", "logo", "thumbnail", "thumbnailUrl", "contentUrl",
@@ -99,7 +102,7 @@ def _nodes(data: Any, budget: Budget) -> list[dict[str, Any]]:
             if "@graph" in item:
                 graph = item["@graph"]
                 pending.extendleft(reversed(graph) if isinstance(graph, list) else [graph])
-            elif _type(item) in ("WebPage", "ItemList") and isinstance(item.get("mainEntity"), dict | list):
+            elif _type(item) in _HOLDERS and isinstance(item.get("mainEntity"), dict | list):
                 pending.appendleft(item["mainEntity"])
             else:
                 found.append(item)

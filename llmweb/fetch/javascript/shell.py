@@ -33,6 +33,8 @@ _ARTICLE_FILL_MIN_CHARS = 1000  # an article's data mostly repeats its page: onl
 _OFF_SUBJECT = 1 / 3  # the visible text holds less than this share of the title's words…
 _ON_SUBJECT = 2 / 3  # …and the embedded data at least this share: the data is the page
 _ARTICLE = re.compile(r"Article|Posting|Report|NewsArticle|BlogPosting|WebPage", re.I)
+_PRODUCT = re.compile(r"Product")  # JSON-LD Product, ProductGroup, IndividualProduct…
+_PRICED_OFFER = re.compile(r"^Offer: [^\n]*\d", re.M)  # .schema_org's offers line, with a price
 
 
 class Verdict(NamedTuple):
@@ -158,7 +160,19 @@ def _fills(block: Block, title: str | None) -> bool:
     body = block.text.partition("\n")[2]
     if _ARTICLE.search(block.source):
         return len(body) >= _ARTICLE_FILL_MIN_CHARS
+    if _PRODUCT.search(block.source) and not _PRICED_OFFER.search(body) and not _has_description(block.text):
+        # a shop's page shows its product; what its data adds beside a price or a description
+        # (SKU, GTIN, condition, a rating, the names of its variants) is catalogue data, not the
+        # page: on WCXB dev's tuning part, leaving them out took 2 product pages from F1 0.80 to
+        # 0.99 and 0.73 to 0.95
+        return False
     return len(body) >= _FILL_MIN_CHARS
+
+
+def _has_description(text: str) -> bool:
+    """Whether a declared thing's text (.schema_org) holds prose: its "Type: name" line and facts
+    come first, one "Label: value" a line, then a blank line and its description or body."""
+    return bool(text.partition("\n\n")[2].strip())
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
