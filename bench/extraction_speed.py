@@ -7,7 +7,7 @@ the same WCXB dev page in turn, each timing ``read_html_page(html, url)`` in CPU
 process. The figure is the ratio of the sums: the base tree's CPU seconds over this tree's
 (above 1.0 this tree reads more pages a second). Which tree goes first alternates page by page.
 
-The texts are compared too (the answer's text, or the refusal's class name): against a
+The answers are compared too (text, notes, title and date, or the refusal's class name): against a
 checkout of the commit a speed change starts from, every page must read the same.
 
     git worktree add --detach /tmp/base 9fe2bf9
@@ -37,7 +37,7 @@ WARMUP_PAGES = 3  # read once by each worker before timing: imports, stoplists, 
 
 # Run by each worker with its tree first on sys.path; it knows only the read_html_page both trees
 # have. Framed pickles over its stdin and stdout: (html, url) in, (cpu seconds, text) out.
-WORKER = """
+WORKER = r"""
 import pickle, struct, sys, time
 from llmweb.errors import LlmwebError
 from llmweb.fetch.html.extract import read_html_page
@@ -49,7 +49,8 @@ while True:
     html, url = pickle.loads(source.read(struct.unpack("<I", size)[0]))
     started = time.process_time()
     try:
-        text = read_html_page(html, url).text
+        page = read_html_page(html, url)
+        text = "\n".join([page.text, "-- notes:", *page.notes, f"-- {page.title} {page.published}"])
     except LlmwebError as exc:
         text = "!" + type(exc).__name__
     seconds = time.process_time() - started

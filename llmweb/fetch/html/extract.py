@@ -58,7 +58,7 @@ from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
 from llmweb.fetch.javascript.embedded import read_embedded
 from llmweb.fetch.javascript.payloads import SCRIPT_TYPES
-from llmweb.fetch.javascript.shell import judge, subject_share
+from llmweb.fetch.javascript.shell import judge, subject_share, weigh_visible
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.net.rewrite import github_cli_hint
 
@@ -119,8 +119,9 @@ def read_html_page(
     page = _extract(root, html, page_url or url, layers)
     if page.whole_region:  # a region read whole, or a thread's posts: short means a short page
         return page
-    embedded = read_embedded(scripts)
-    verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
+    seen = weigh_visible(page.text, page.title)
+    embedded = read_embedded(scripts, declared_only=seen.stands)
+    verdict = judge(seen, embedded, has_scripts=has_scripts, description=description, title=page.title)
     notes = list(page.notes)
     if embedded.cut:
         notes.append(
