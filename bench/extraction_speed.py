@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import pickle
+import statistics
 import struct
 import subprocess
 import sys
@@ -110,6 +111,7 @@ def compare(base: Path, pages: list[Page], rounds: int) -> dict[str, Any]:
             for worker in workers:
                 worker.read(page)
         differ: dict[str, dict[str, str]] = {}
+        ratios: list[float] = []  # each page's base seconds over this tree's
         for number, page in enumerate(pages):
             order = workers if number % 2 == 0 else workers[::-1]
             best: dict[int, float] = {}
@@ -120,6 +122,8 @@ def compare(base: Path, pages: list[Page], rounds: int) -> dict[str, Any]:
                     best[id(worker)] = min(best.get(id(worker), seconds), seconds)
             for worker in workers:
                 worker.seconds += best[id(worker)]
+            if best[id(workers[1])] > 0:
+                ratios.append(best[id(workers[0])] / best[id(workers[1])])
             old, new = (texts[id(w)] for w in workers)
             if old != new:
                 differ[page.id] = {"kind": page.kind, "base": old, "this": new}
@@ -127,7 +131,13 @@ def compare(base: Path, pages: list[Page], rounds: int) -> dict[str, Any]:
         for worker in workers:
             worker.stop()
     old_seconds, new_seconds = (w.seconds for w in workers)
-    return {"pages": len(pages), "base": old_seconds, "this": new_seconds, "differ": differ}
+    return {
+        "pages": len(pages),
+        "base": old_seconds,
+        "this": new_seconds,
+        "median": statistics.median(ratios) if ratios else 0.0,
+        "differ": differ,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     result = compare(args.base.resolve(), pages, args.rounds)
     print(
         f"{result['pages']} pages: base {result['base']:.2f} s CPU, this tree {result['this']:.2f} s; "
-        f"this tree reads {result['base'] / result['this']:.3f}x the base's pages/s; "
+        f"this tree reads {result['base'] / result['this']:.3f}x the base's pages/s "
+        f"(median page {result['median']:.3f}x); "
         f"texts differ on {len(result['differ'])} pages {sorted(result['differ'])[:20]}"
     )
     if args.differ:
