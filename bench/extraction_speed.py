@@ -112,6 +112,7 @@ def compare(base: Path, pages: list[Page], rounds: int) -> dict[str, Any]:
                 worker.read(page)
         differ: dict[str, dict[str, str]] = {}
         ratios: list[float] = []  # each page's base seconds over this tree's
+        times: dict[str, tuple[str, float, float]] = {}  # each page's type, base and this tree's seconds
         for number, page in enumerate(pages):
             order = workers if number % 2 == 0 else workers[::-1]
             best: dict[int, float] = {}
@@ -124,6 +125,7 @@ def compare(base: Path, pages: list[Page], rounds: int) -> dict[str, Any]:
                 worker.seconds += best[id(worker)]
             if best[id(workers[1])] > 0:
                 ratios.append(best[id(workers[0])] / best[id(workers[1])])
+            times[page.id] = (page.kind, best[id(workers[0])], best[id(workers[1])])
             old, new = (texts[id(w)] for w in workers)
             if old != new:
                 differ[page.id] = {"kind": page.kind, "base": old, "this": new}
@@ -137,6 +139,7 @@ def compare(base: Path, pages: list[Page], rounds: int) -> dict[str, Any]:
         "this": new_seconds,
         "median": statistics.median(ratios) if ratios else 0.0,
         "differ": differ,
+        "times": times,
     }
 
 
@@ -148,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=1, help="reads of each page per tree; the fastest counts"
     )
     parser.add_argument("--differ", type=Path, help="write the pages whose texts differ here (JSON)")
+    parser.add_argument(
+        "--times", type=Path, help="write each page's type and CPU seconds in both trees here"
+    )
     args = parser.parse_args(argv)
     folder = dev_dir()
     if folder is None:
@@ -166,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.differ:
         args.differ.write_text(json.dumps(result["differ"], indent=1))
+    if args.times:
+        args.times.write_text(json.dumps(result["times"], indent=1))
     return 0
 
 

@@ -508,9 +508,13 @@ def _stoplist() -> frozenset[str]:
     return frozenset(word for language in justext.get_stoplists() for word in justext.get_stoplist(language))
 
 
+# A tree's text as one string, gathered in C (joining itertext()'s pieces took four times as long)
+_TEXT = etree.XPath("string()", smart_strings=False)
+
+
 def _text_chars(tree: Any) -> int:
     """Characters of a trafilatura tree's text, spaces collapsed (0 for None)."""
-    return 0 if tree is None else len(" ".join("".join(tree.itertext()).split()))
+    return 0 if tree is None else len(" ".join(_TEXT(tree).split()))
 
 
 def _without_title_heading(text: str, title: str | None) -> str:
