@@ -534,3 +534,13 @@ def test_a_logo_drawn_into_an_images_data_address_does_not_get_the_page_refused(
         f"<header>{logo}</header><main><h1>About the studio</h1>{story}</main>", title="About the studio"
     )
     assert "reclaimed oak" in read_html_page(html, "https://studio.example/about").text
+
+
+def test_an_article_after_a_header_template_that_ends_the_document_is_read() -> None:
+    # a theme's header template writes </body></html>, and the post follows it: browsers read on
+    header = f"<!DOCTYPE html><html><head><title>New libraries</title></head><body><header>{NAV}</header></body></html>"
+    story = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    html = f'{header}\n<div class="post"><h1>New libraries</h1>{story}</div>{FOOTER}</body></html>'
+    text = read_html_page(html, "https://city.example/news/libraries").text
+    assert ARTICLE_PARAGRAPHS[0] in text
+    assert ARTICLE_PARAGRAPHS[-1] in text

@@ -203,9 +203,16 @@ _CONTROLS_TO_SPACES = bytes.maketrans(
 )
 
 
+# A template that writes its header's </body></html> before the page's content: a browser
+# reads on (HTML's "after body" modes put what follows back into the body), libxml2 2.14
+# drops everything after </html> and sets what follows </body> beside the body. The end
+# tags say nothing a parser needs (the document ends where the bytes do), so they go.
+_DOCUMENT_END_TAGS = re.compile(rb"</(?:body|html)\s*>", re.IGNORECASE)
+
+
 def _parse(html: str) -> HtmlElement | None:
     # lone surrogates cannot reach libxml2
-    data = html.encode("utf-8", "replace").translate(_CONTROLS_TO_SPACES)
+    data = _DOCUMENT_END_TAGS.sub(b"", html.encode("utf-8", "replace").translate(_CONTROLS_TO_SPACES))
     if not data.strip():
         return None
     parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
