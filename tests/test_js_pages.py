@@ -718,3 +718,15 @@ def test_a_million_tiny_strings_stop_at_the_node_cap() -> None:
     )
     embedded = read_embedded(root, Budget(bytes=10_000_000, nodes=50_000))
     assert embedded.cut == ("the rest of the data",)
+
+
+def test_declared_only_reads_the_json_ld_and_leaves_the_framework_state_undecoded() -> None:
+    state = {"props": {"pageProps": {"story": BODY}}}
+    root = lxml.html.document_fromstring(
+        page(
+            body=json_ld(RECIPE)
+            + f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(state)}</script>'
+        )
+    )
+    embedded = read_embedded(root, declared_only=True)
+    assert [block.source for block in embedded.blocks] == ["JSON-LD Recipe"]

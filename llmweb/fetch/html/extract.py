@@ -59,7 +59,7 @@ from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
 from llmweb.fetch.javascript.embedded import read_embedded
 from llmweb.fetch.javascript.payloads import SCRIPT_TYPES
-from llmweb.fetch.javascript.shell import judge, subject_share
+from llmweb.fetch.javascript.shell import judge, subject_share, weigh_visible
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.net.rewrite import github_cli_hint
 
@@ -120,8 +120,9 @@ def read_html_page(
     page = _extract(root, html, page_url or url, layers)
     if page.whole_region:  # a region read whole, or a thread's posts: short means a short page
         return page
-    embedded = read_embedded(scripts)
-    verdict = judge(page.text, embedded, has_scripts=has_scripts, description=description, title=page.title)
+    seen = weigh_visible(page.text, page.title)
+    embedded = read_embedded(scripts, declared_only=seen.stands)
+    verdict = judge(seen, embedded, has_scripts=has_scripts, description=description, title=page.title)
     notes = list(page.notes)
     if embedded.cut:
         notes.append(
@@ -520,9 +521,13 @@ def _stoplist() -> frozenset[str]:
     return frozenset(word for language in justext.get_stoplists() for word in justext.get_stoplist(language))
 
 
+# A tree's text as one string, gathered in C (joining itertext()'s pieces took four times as long)
+_TEXT = etree.XPath("string()", smart_strings=False)
+
+
 def _text_chars(tree: Any) -> int:
     """Characters of a trafilatura tree's text, spaces collapsed (0 for None)."""
-    return 0 if tree is None else len(" ".join("".join(tree.itertext()).split()))
+    return 0 if tree is None else len(" ".join(_TEXT(tree).split()))
 
 
 def _without_title_heading(text: str, title: str | None) -> str:
@@ -768,8 +773,8 @@ _CAPTCHA_MAX_TEXT = 600
 
 def _find_challenge(root: HtmlElement) -> str | None:
     visible = _visible_text_length(root)
-    title = " ".join((root.findtext(".//title") or "").split()).lower()
     if visible < _CHALLENGE_MAX_TEXT:
+        title = " ".join((root.findtext(".//title") or "").split()).lower()
         for pattern, kind in _CHALLENGE_TITLES:
             if pattern.search(title):
                 return kind

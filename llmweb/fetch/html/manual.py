@@ -100,13 +100,17 @@ _DOC_GENERATOR = re.compile(
     rf"""|<(?:script|link)\s[^>]*(?:src|href)=["'][^"']*{_GENERATORS}""",
     re.I,
 )
-_CODE_TAGS = ("<code", "<pre", "<tt>", "<kbd", "<samp")
+# Where a code element opens: one scan of the page that stops at the third (five str.count
+# calls read every page whole five times, 1.5 ms a page on WCXB dev; this takes a fifth of it)
+_CODE_TAG = re.compile(r"<(?:code|pre|tt>|kbd|samp)")
+_MANUAL_CODE_TAGS = 3
 
 
 def looks_like_documentation(html: str) -> bool:
     """Code in the page (three code elements; none of the article benchmark's 127 pages has
     that many), or a documentation generator's name in its head."""
-    return sum(html.count(tag) for tag in _CODE_TAGS) >= 3 or bool(_DOC_GENERATOR.search(html, 0, 20_000))
+    code_tags = sum(1 for _ in zip(range(_MANUAL_CODE_TAGS), _CODE_TAG.finditer(html), strict=False))
+    return code_tags >= _MANUAL_CODE_TAGS or bool(_DOC_GENERATOR.search(html, 0, 20_000))
 
 
 # A region read whole holds the page's code and a fair share of its text. Where the region

@@ -40,10 +40,13 @@ class EmbeddedText:
         return list(dict.fromkeys(block.source for block in self.blocks))
 
 
-def read_embedded(root: HtmlElement, budget: Budget | None = None) -> EmbeddedText:
-    """The text of every payload of data in the page, JSON-LD first."""
+def read_embedded(
+    root: HtmlElement, budget: Budget | None = None, *, declared_only: bool = False
+) -> EmbeddedText:
+    """The text of every payload of data in the page, JSON-LD first; with ``declared_only``,
+    of its JSON-LD alone (the framework state is not decoded)."""
     budget = budget or Budget()
-    payloads = find_payloads(root, budget)
+    payloads = find_payloads(root, budget, declared_only=declared_only)
     blocks: list[Block] = []
     seen: set[str] = set()
     for payload in sorted(payloads, key=lambda p: p.kind != "jsonld"):

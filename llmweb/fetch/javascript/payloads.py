@@ -110,8 +110,9 @@ _FLIGHT_PUSH = re.compile(r"self\.__next_f\.push\(")
 _FLIGHT_ROW = re.compile(r"([0-9a-f]{1,8}):")
 
 
-def find_payloads(root: HtmlElement, budget: Budget) -> list[Payload]:
-    """Every payload of data in the page's scripts, decoded, in page order (flight data last)."""
+def find_payloads(root: HtmlElement, budget: Budget, *, declared_only: bool = False) -> list[Payload]:
+    """Every payload of data in the page's scripts, decoded, in page order (flight data last);
+    with ``declared_only``, its JSON-LD alone."""
     payloads: list[Payload] = []
     flight: list[str] = []
     for script in root.iter("script"):
@@ -125,6 +126,8 @@ def find_payloads(root: HtmlElement, budget: Budget) -> list[Payload]:
                 data = _load_json(_unwrap(text))
                 if data is not None:
                     payloads.append(Payload("JSON-LD", "jsonld", data))
+        elif declared_only:
+            continue
         elif name == "__NEXT_DATA__":
             if budget.take_bytes(len(text), "__NEXT_DATA__"):
                 payloads += _next_data(_load_json(text))

@@ -44,22 +44,38 @@ class Verdict(NamedTuple):
     sources: tuple[str, ...] = ()  # the embedded data the text (or part of it) came from
 
 
+class Visible(NamedTuple):
+    """The rendered text as the verdict weighs it."""
+
+    text: str
+    real: str  # less its chrome
+    share: float  # of the title's words it holds (subject_share)
+    # A long visible text on the page's subject is the page whatever a framework's state holds
+    # (judge: only declared data may fill it in), so the state is neither decoded
+    # (embedded.read_embedded's declared_only) nor weighed: on WCXB dev's pages weighing it was
+    # 2.4 ms a page (of 6) of a judgement that could not change.
+    stands: bool
+
+
+def weigh_visible(visible: str, title: str | None) -> Visible:
+    """The visible text less its chrome, its share of the title's words, and whether it stands."""
+    # chrome is short: a long text is the page's own, and is not searched paragraph by paragraph
+    real = without_chrome(visible) if len(visible) < _CHROME_CHECK_CHARS else visible
+    share = subject_share(title, real)
+    return Visible(visible, real, share, len(real) >= _OWN_TEXT_CHARS and share >= _OFF_SUBJECT)
+
+
 def judge(
-    visible: str,
+    seen: Visible,
     embedded: EmbeddedText,
     *,
     has_scripts: bool,
     description: str | None,
     title: str | None = None,
 ) -> Verdict:
-    """Which text stands for the page: see the module's docstring."""
-    # chrome is short: a long text is the page's own, and is not searched paragraph by paragraph
-    real = without_chrome(visible) if len(visible) < _CHROME_CHECK_CHARS else visible
-    share = subject_share(title, real)
-    # A long visible text on the page's subject is the page whatever a framework's state holds
-    # (below: only declared data may fill it in), so the state's blocks are not weighed at all:
-    # on WCXB dev's pages that was 2.4 ms a page (of 6) of a judgement that could not change.
-    stands = len(real) >= _OWN_TEXT_CHARS and share >= _OFF_SUBJECT
+    """Which text stands for the page: see the module's docstring. ``seen`` is
+    :func:`weigh_visible`'s reading of the visible text, with the same title."""
+    visible, real, share, stands = seen
     blocks = [replace(b, text=without_chrome(b.text)) for b in embedded.blocks if b.declared or not stands]
     blocks = [b for b in blocks if b.text.strip()]
     if any(b.declared and _names_subject(title, b) for b in blocks):
