@@ -266,7 +266,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     page_chars = len(root.text_content()) if not manual else 0
     if not documentation and layers.promotions and drop_promotions(root):  # before links become text
         fired.append("promotions")
-    if not (article or documentation or posts) and layers.item_list and list_items(root):
+    lists_items = not (article or documentation or posts) and layers.item_list
+    # a page selling one thing: the links and cards beside it are other products (read before
+    # list_items rewrites cards, microdata and all)
+    sells_one = (lists_items or bool(region)) and declares_product(root, html)
+    if lists_items and not sells_one and list_items(root):
         fired.append("item_list")  # a listing's cards as lines of text, before trafilatura drops their links
     if posts:
         text = posts
@@ -275,7 +279,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     else:
         # a main region's links are its items (a listing's entries), but on a page selling one
         # thing they are other things: related products, which trafilatura drops as link lists
-        if region and not declares_product(root, html):
+        if region and not sells_one:
             for main in region:
                 unlink(main)
         thread = layers.thread_replies and (not article or declared_thread) and _may_hold_comments(html)
