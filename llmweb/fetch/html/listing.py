@@ -33,6 +33,8 @@ from collections import defaultdict
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.manual import link_text_size
+
 _MIN_MEMBERS = 4
 _LINKED_MEMBERS = 0.8
 _MIN_MEMBER_CHARS = 12
@@ -47,7 +49,6 @@ _SEPARATOR = " · "
 _VISIBLE_TEXT = etree.XPath(
     ".//text()[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]"
 )
-_LINK_TEXT = etree.XPath(".//a//text()")
 # elements with children enough for a run, outside the page's menus, header, footer and forms
 _PARENTS = etree.XPath(
     "descendant-or-self::*[count(*) >= 4][not(ancestor-or-self::*[self::nav or self::header or self::footer"
@@ -94,7 +95,7 @@ def _item_grid(body: HtmlElement) -> tuple[HtmlElement, list[HtmlElement]] | Non
                 best, best_size = (parent, members), size
     if best is None or best_size < _PAGE_SHARE * _visible_size(body):
         return None
-    links = sum(len("".join("".join(_LINK_TEXT(m)).split())) for m in best[1])
+    links = sum(link_text_size(m) for m in best[1])
     return best if links >= _LINK_SHARE * best_size else None
 
 

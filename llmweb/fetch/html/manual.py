@@ -74,7 +74,7 @@ def main_region(root: HtmlElement) -> list[HtmlElement]:
         size, biggest = max(sizes, key=lambda pair: pair[0])
         total = _text_size(node)
         rest = total - size
-        rest_linked = _link_text_size(node) - _link_text_size(biggest)
+        rest_linked = link_text_size(node) - link_text_size(biggest)
         if size < total / 2 or (
             rest - rest_linked > _SIBLINGS_LITTLE * total and rest_linked < _SIBLINGS_LINKED * rest
         ):
@@ -86,7 +86,8 @@ def main_region(root: HtmlElement) -> list[HtmlElement]:
 _LINK_TEXT = etree.XPath(".//a//text()")
 
 
-def _link_text_size(el: HtmlElement) -> int:
+def link_text_size(el: HtmlElement) -> int:
+    """Characters of the text inside ``el``'s links, spaces left out."""
     return len("".join("".join(_LINK_TEXT(el)).split()))
 
 
