@@ -623,3 +623,45 @@ def test_an_article_after_a_header_template_that_ends_the_document_is_read() -> 
     text = read_html_page(html, "https://city.example/news/libraries").text
     assert ARTICLE_PARAGRAPHS[0] in text
     assert ARTICLE_PARAGRAPHS[-1] in text
+
+
+# --- verdicts narrowed to the pages they are for (issue 22) -------------------------------
+
+
+def test_a_products_rendered_details_are_not_displaced_by_its_catalogue_data() -> None:
+    # the product's name is in a heading the reading leaves out; what it keeps (price, sizes,
+    # delivery) names none of the title's words, and the JSON-LD has only catalogue data (ids,
+    # a category, its ingredients, a rating) and a placeholder description: the rendered text
+    # stays the page, and that data neither displaces nor fills it
+    shown = (
+        "<div class='buy'><p>Highly rated by customers for: texture, results, value</p>"
+        "<p>$195.00 or 4 payments of $48.75 with Klarna</p><p>Size: 1 oz / 30 mL</p>"
+        "<p>Free standard shipping on orders over $50, returns within 30 days of purchase at any store.</p></div>"
+    )
+    data = {
+        "@context": "https://schema.org",
+        "@type": "ProductGroup",
+        "name": "The Night Cream with Peptides Moisturizer",
+        "brand": {"@type": "Brand", "name": "Example Labs"},
+        "productGroupID": "P470507",
+        "category": "face-creams",
+        "material": "Aqua, glycerin, caprylic triglyceride, squalane, butylene glycol, pentylene glycol, "
+        "cetearyl alcohol, shea butter, tocopherol, hydrolyzed rice protein, sodium hyaluronate",
+        "description": "wf",
+        "aggregateRating": {"@type": "AggregateRating", "ratingValue": 4.2, "reviewCount": 487},
+        "review": [
+            {"@type": "Review", "name": name}
+            for name in (
+                "Worth every cent",
+                "Too rich for oily skin",
+                "My skin felt softer and tighter",
+                "Allergic reaction after a week",
+                "Better than the one I used for years",
+            )
+        ],
+    }
+    head = json_ld(data) + '<script src="/static/app.js" defer></script>'
+    html = page(shown, head=head, title="Example Labs The Night Cream with Peptides Moisturizer")
+    got = read_html_page(html, "https://beauty.example/product/P470507")
+    assert "$195.00" in got.text
+    assert "P470507" not in got.text
