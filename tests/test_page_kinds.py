@@ -14,6 +14,7 @@ import pytest
 
 from llmweb.errors import NeedsJavaScript
 from llmweb.fetch.html.extract import read_html_page
+from llmweb.fetch.html.threads import declares_thread
 
 
 def page(body: str, head: str = "", title: str = "Example") -> str:
@@ -626,6 +627,44 @@ def test_an_article_after_a_header_template_that_ends_the_document_is_read() -> 
 
 
 # --- verdicts narrowed to the pages they are for (issue 22) -------------------------------
+
+TRAIL_RUNNER_OFFER = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    "name": "Trail Runner 4 waterproof running shoe",
+    "offers": {"@type": "Offer", "price": "129.95", "priceCurrency": "EUR"},
+}
+REVIEWS = [
+    ("hillwalker", "Wore them for a wet week in the Lake District and my feet stayed dry every day; the grip "
+     "on slate and wet grass is the best I have had from any shoe, and they were comfortable from day one."),
+    ("runs_at_dawn", "Sizing runs half a size small, so order up. After two hundred miles the outsole shows "
+     "little wear, though the laces came undone on every descent until I swapped them for flat ones."),
+    ("mkowalska", "Light and quick on dry trails, a little warm in summer because of the membrane. The rock "
+     "plate does its job on stony paths without making the shoe feel stiff or dead under foot."),
+]  # fmt: skip
+
+
+def test_the_reviews_under_a_product_are_not_read_as_a_thread() -> None:
+    reviews = "".join(
+        f'<li class="comment"><p class="comment-author">{who}</p><p>{said}</p></li>' for who, said in REVIEWS
+    )
+    body = (
+        f"{NAV}<main><article class='product'><h1>Trail Runner 4 waterproof running shoe</h1>"
+        "<p class='price'>€129.95</p><p>A light trail shoe with a waterproof membrane and a grippy outsole "
+        "for wet rocks and mud, cushioned for long days in the hills and stable on rough descents.</p></article>"
+        f'<section id="comments" class="comments-area"><h2>Reviews</h2><ol class="comment-list">{reviews}</ol>'
+        f"</section></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(TRAIL_RUNNER_OFFER), title="Trail Runner 4 | Example Shop")
+    got = read_html_page(html, "https://shop.example/p/4")
+    assert "grippy outsole" in got.text
+    assert REVIEWS[0][1][:40] not in got.text
+
+
+def test_an_image_named_for_a_question_does_not_declare_a_thread() -> None:
+    assert not declares_thread('<img src="https://games.example/uploads/2020/07/Question-Main-100x75.jpg">')
+    assert declares_thread('<div itemscope itemtype="https://schema.org/Question">')
+    assert declares_thread('{"@type": "QAPage", "mainEntity": {}}')
 
 
 def test_a_products_rendered_details_are_not_displaced_by_its_catalogue_data() -> None:

@@ -267,9 +267,15 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if not documentation and layers.promotions and drop_promotions(root):  # before links become text
         fired.append("promotions")
     lists_items = not (article or documentation or posts) and layers.item_list
-    # a page selling one thing: the links and cards beside it are other products (read before
-    # list_items rewrites cards, microdata and all)
-    sells_one = (lists_items or bool(region)) and declares_product(root, html)
+    thread = (
+        not (posts or manual)
+        and layers.thread_replies
+        and (not article or declared_thread)
+        and _may_hold_comments(html)
+    )
+    # a page selling one thing: the links and cards beside it are other products, the comments
+    # under it its reviews (read before list_items rewrites cards, microdata and all)
+    sells_one = (lists_items or bool(region) or thread) and declares_product(root, html)
     if lists_items and not sells_one and list_items(root):
         fired.append("item_list")  # a listing's cards as lines of text, before trafilatura drops their links
     if posts:
@@ -282,7 +288,6 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if region and not sells_one:
             for main in region:
                 unlink(main)
-        thread = layers.thread_replies and (not article or declared_thread) and _may_hold_comments(html)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         body_chars = _text_chars(body)
         if layers.second_opinion and _short_reading(body_chars, page_chars):
@@ -297,6 +302,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if replies and is_thread(
             declared=declared_thread,
             article=article,
+            product=sells_one,
             main_chars=body_chars,
             replies_chars=len(replies),
         ):
