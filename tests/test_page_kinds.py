@@ -667,6 +667,22 @@ def test_an_image_named_for_a_question_does_not_declare_a_thread() -> None:
     assert declares_thread('{"@type": "QAPage", "mainEntity": {}}')
 
 
+def test_a_product_page_whose_main_column_shows_code_is_not_read_as_a_manual() -> None:
+    # a shop's main column with its promo codes and a share widget's snippet: <code> three times
+    main = (
+        f"{PRODUCT_MAIN.removesuffix('</main>')}<div class='promo'><p>Use <code>TRAIL10</code> for 10 % off, "
+        '<code>FREESHIP</code> for free delivery.</p><p>Embed: <code>&lt;iframe src="/embed/4"&gt;</code></p>'
+        "</div><div class='carousel'><h3>You may also like</h3><ul><li>Trail Runner 3 — €99.95</li>"
+        "<li>Road Glide 2 — €119.95</li><li>Summit Mid GTX — €159.95</li></ul></div></main>"
+    )
+    html = page(
+        f"{NAV}{main}{FOOTER}", head=json_ld(TRAIL_RUNNER_OFFER), title="Trail Runner 4 | Example Shop"
+    )
+    got = read_html_page(html, "https://shop.example/p/4")
+    assert "manual" not in got.fired
+    assert "€129.95" in got.text
+
+
 def test_a_products_rendered_details_are_not_displaced_by_its_catalogue_data() -> None:
     # the product's name is in a heading the reading leaves out; what it keeps (price, sizes,
     # delivery) names none of the title's words, and the JSON-LD has only catalogue data (ids,

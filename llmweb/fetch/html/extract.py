@@ -258,6 +258,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links
     manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
+    if manual and declares_product(root, html):
+        # a page selling one thing is its product's, whatever code its widgets show: read whole,
+        # its main column's carousels and filters came along (WCXB dev's tuning part, 2 product
+        # pages: 0.45 read whole, 0.49 through trafilatura)
+        manual = False
     if manual and not layers.manual:
         manual = False
     elif manual:
