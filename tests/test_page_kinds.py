@@ -14,6 +14,7 @@ import pytest
 
 from llmweb.errors import NeedsJavaScript
 from llmweb.fetch.html.extract import read_html_page
+from llmweb.fetch.html.threads import declares_thread
 
 
 def page(body: str, head: str = "", title: str = "Example") -> str:
@@ -623,3 +624,99 @@ def test_an_article_after_a_header_template_that_ends_the_document_is_read() -> 
     text = read_html_page(html, "https://city.example/news/libraries").text
     assert ARTICLE_PARAGRAPHS[0] in text
     assert ARTICLE_PARAGRAPHS[-1] in text
+
+
+# --- verdicts narrowed to the pages they are for (issue 22) -------------------------------
+
+TRAIL_RUNNER_OFFER = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    "name": "Trail Runner 4 waterproof running shoe",
+    "offers": {"@type": "Offer", "price": "129.95", "priceCurrency": "EUR"},
+}
+REVIEWS = [
+    ("hillwalker", "Wore them for a wet week in the Lake District and my feet stayed dry every day; the grip "
+     "on slate and wet grass is the best I have had from any shoe, and they were comfortable from day one."),
+    ("runs_at_dawn", "Sizing runs half a size small, so order up. After two hundred miles the outsole shows "
+     "little wear, though the laces came undone on every descent until I swapped them for flat ones."),
+    ("mkowalska", "Light and quick on dry trails, a little warm in summer because of the membrane. The rock "
+     "plate does its job on stony paths without making the shoe feel stiff or dead under foot."),
+]  # fmt: skip
+
+
+def test_the_reviews_under_a_product_are_not_read_as_a_thread() -> None:
+    reviews = "".join(
+        f'<li class="comment"><p class="comment-author">{who}</p><p>{said}</p></li>' for who, said in REVIEWS
+    )
+    body = (
+        f"{NAV}<main><article class='product'><h1>Trail Runner 4 waterproof running shoe</h1>"
+        "<p class='price'>€129.95</p><p>A light trail shoe with a waterproof membrane and a grippy outsole "
+        "for wet rocks and mud, cushioned for long days in the hills and stable on rough descents.</p></article>"
+        f'<section id="comments" class="comments-area"><h2>Reviews</h2><ol class="comment-list">{reviews}</ol>'
+        f"</section></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(TRAIL_RUNNER_OFFER), title="Trail Runner 4 | Example Shop")
+    got = read_html_page(html, "https://shop.example/p/4")
+    assert "grippy outsole" in got.text
+    assert REVIEWS[0][1][:40] not in got.text
+
+
+def test_an_image_named_for_a_question_does_not_declare_a_thread() -> None:
+    assert not declares_thread('<img src="https://games.example/uploads/2020/07/Question-Main-100x75.jpg">')
+    assert declares_thread('<div itemscope itemtype="https://schema.org/Question">')
+    assert declares_thread('{"@type": "QAPage", "mainEntity": {}}')
+
+
+def test_a_product_page_whose_main_column_shows_code_is_not_read_as_a_manual() -> None:
+    # a shop's main column with its promo codes and a share widget's snippet: <code> three times
+    main = (
+        f"{PRODUCT_MAIN.removesuffix('</main>')}<div class='promo'><p>Use <code>TRAIL10</code> for 10 % off, "
+        '<code>FREESHIP</code> for free delivery.</p><p>Embed: <code>&lt;iframe src="/embed/4"&gt;</code></p>'
+        "</div><div class='carousel'><h3>You may also like</h3><ul><li>Trail Runner 3 — €99.95</li>"
+        "<li>Road Glide 2 — €119.95</li><li>Summit Mid GTX — €159.95</li></ul></div></main>"
+    )
+    html = page(
+        f"{NAV}{main}{FOOTER}", head=json_ld(TRAIL_RUNNER_OFFER), title="Trail Runner 4 | Example Shop"
+    )
+    got = read_html_page(html, "https://shop.example/p/4")
+    assert "manual" not in got.fired
+    assert "€129.95" in got.text
+
+
+def test_a_products_rendered_details_are_not_displaced_by_its_catalogue_data() -> None:
+    # the product's name is in a heading the reading leaves out; what it keeps (price, sizes,
+    # delivery) names none of the title's words, and the JSON-LD has only catalogue data (ids,
+    # a category, its ingredients, a rating) and a placeholder description: the rendered text
+    # stays the page, and that data neither displaces nor fills it
+    shown = (
+        "<div class='buy'><p>Highly rated by customers for: texture, results, value</p>"
+        "<p>$195.00 or 4 payments of $48.75 with Klarna</p><p>Size: 1 oz / 30 mL</p>"
+        "<p>Free standard shipping on orders over $50, returns within 30 days of purchase at any store.</p></div>"
+    )
+    data = {
+        "@context": "https://schema.org",
+        "@type": "ProductGroup",
+        "name": "The Night Cream with Peptides Moisturizer",
+        "brand": {"@type": "Brand", "name": "Example Labs"},
+        "productGroupID": "P470507",
+        "category": "face-creams",
+        "material": "Aqua, glycerin, caprylic triglyceride, squalane, butylene glycol, pentylene glycol, "
+        "cetearyl alcohol, shea butter, tocopherol, hydrolyzed rice protein, sodium hyaluronate",
+        "description": "wf",
+        "aggregateRating": {"@type": "AggregateRating", "ratingValue": 4.2, "reviewCount": 487},
+        "review": [
+            {"@type": "Review", "name": name}
+            for name in (
+                "Worth every cent",
+                "Too rich for oily skin",
+                "My skin felt softer and tighter",
+                "Allergic reaction after a week",
+                "Better than the one I used for years",
+            )
+        ],
+    }
+    head = json_ld(data) + '<script src="/static/app.js" defer></script>'
+    html = page(shown, head=head, title="Example Labs The Night Cream with Peptides Moisturizer")
+    got = read_html_page(html, "https://beauty.example/product/P470507")
+    assert "$195.00" in got.text
+    assert "P470507" not in got.text

@@ -258,6 +258,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links
     manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
+    if manual and declares_product(root, html):
+        # a page selling one thing is its product's, whatever code its widgets show: read whole,
+        # its main column's carousels and filters came along (WCXB dev's tuning part, 2 product
+        # pages: 0.45 read whole, 0.49 through trafilatura)
+        manual = False
     if manual and not layers.manual:
         manual = False
     elif manual:
@@ -267,9 +272,15 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if not documentation and layers.promotions and drop_promotions(root):  # before links become text
         fired.append("promotions")
     lists_items = not (article or documentation or posts) and layers.item_list
-    # a page selling one thing: the links and cards beside it are other products (read before
-    # list_items rewrites cards, microdata and all)
-    sells_one = (lists_items or bool(region)) and declares_product(root, html)
+    thread = (
+        not (posts or manual)
+        and layers.thread_replies
+        and (not article or declared_thread)
+        and _may_hold_comments(html)
+    )
+    # a page selling one thing: the links and cards beside it are other products, the comments
+    # under it its reviews (read before list_items rewrites cards, microdata and all)
+    sells_one = (lists_items or bool(region) or thread) and declares_product(root, html)
     if lists_items and not sells_one and list_items(root):
         fired.append("item_list")  # a listing's cards as lines of text, before trafilatura drops their links
     if posts:
@@ -282,7 +293,6 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if region and not sells_one:
             for main in region:
                 unlink(main)
-        thread = layers.thread_replies and (not article or declared_thread) and _may_hold_comments(html)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         body_chars = _text_chars(body)
         if layers.second_opinion and _short_reading(body_chars, page_chars):
@@ -297,6 +307,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if replies and is_thread(
             declared=declared_thread,
             article=article,
+            product=sells_one,
             main_chars=body_chars,
             replies_chars=len(replies),
         ):

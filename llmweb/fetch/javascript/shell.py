@@ -102,13 +102,20 @@ def judge(
     dwarfed = len(real) < _OWN_TEXT_CHARS and sum(len(b.text) for b in rival) > _DWARFED * len(real)
     # the visible text is about something else (a sidebar, related items) while the data
     # names the page's subject: the data is the page. A long visible text (an essay whose
-    # title's words it never repeats) gives way only to declared data at least as long.
+    # title's words it never repeats) gives way only to declared data at least as long, and
+    # any visible text to declared data only when it would be worth filling it in with
+    # (_fills): a shop's rendered sizes and prices, its product's name in a heading trafilatura
+    # left out, are not displaced by catalogue data (an id, a category, a rating: on WCXB
+    # dev's tuning part a product page fell from F1 0.43 to 0.19). A framework's state is
+    # judged as before (a track's page: its description in the player's state).
     long_visible = len(real) >= _OWN_TEXT_CHARS
-    recovered = "\n\n".join(b.text for b in rival if b.declared or not long_visible)
+    takers = [b for b in rival if b.declared or not long_visible]
+    recovered = "\n\n".join(b.text for b in takers)
     off_subject = (
         len(recovered) >= max(MIN_TEXT_CHARS, len(real))
         and share < _OFF_SUBJECT
         and subject_share(title, recovered) >= _ON_SUBJECT
+        and any(not b.declared or _fills(b, title) for b in takers)
     )
     if len(real) >= MIN_TEXT_CHARS and not dwarfed and not off_subject:
         # only the sentences the page does not show: an article's body in its JSON-LD is one
@@ -187,8 +194,9 @@ def _fills(block: Block, title: str | None) -> bool:
 
 def _has_description(text: str) -> bool:
     """Whether a declared thing's text (.schema_org) holds prose: its "Type: name" line and facts
-    come first, one "Label: value" a line, then a blank line and its description or body."""
-    return bool(text.partition("\n\n")[2].strip())
+    come first, one "Label: value" a line, then a blank line and its description or body, of
+    _FILL_MIN_CHARS at least (a shop's placeholder "wf" describes nothing)."""
+    return len(text.partition("\n\n")[2].strip()) >= _FILL_MIN_CHARS
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
