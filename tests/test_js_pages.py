@@ -542,8 +542,45 @@ def test_a_rendered_product_is_filled_with_its_price_not_with_the_item_page_that
                     "availability": "https://schema.org/InStock"}},
     ]}  # fmt: skip
     text = read(page(body=shown, head=APP + json_ld(graph), title="Linen armchair Sofia | Example Home"))
-    assert "Offer: 1299 PLN, in stock" in text
+    assert "Offer: 1299 PLN" in text
     assert "Item page" not in text and "2023-02-03T23:19:53" not in text
+
+
+def test_a_rendered_product_is_filled_with_its_price_and_description_not_its_catalogue_facts() -> None:
+    # what a reader of the page sees of a product is its name, price and description; the data's
+    # identifiers, weight, rating and the offer's stock and seller are the shop's catalogue
+    shown = (
+        "<main><h1>Linen armchair Sofia</h1><p>Seat height 44 cm, width 78 cm, depth 82 cm. Delivered in "
+        "two weeks and assembled by our team; covers can be ordered separately in six colours and washed "
+        "at 30 degrees.</p><p>Questions? Our showroom in Gdańsk is open every day but Sunday.</p></main>"
+    )
+    product = {"@context": "https://schema.org", "@type": "Product", "name": "Linen armchair Sofia",
+               "sku": "SOF-44", "gtin13": "5901234123457", "weight": "21 kg",
+               "brand": {"@type": "Brand", "name": "Example Home"},
+               "aggregateRating": {"@type": "AggregateRating", "ratingValue": "4.8", "reviewCount": "112"},
+               "description": "A deep armchair in washed linen on solid oak legs, with removable covers.",
+               "offers": {"@type": "Offer", "price": "1299", "priceCurrency": "PLN",
+                          "availability": "https://schema.org/InStock",
+                          "seller": {"@type": "Organization", "name": "Example Home"}}}  # fmt: skip
+    text = read(page(body=shown, head=APP + json_ld(product), title="Linen armchair Sofia | Example Home"))
+    assert "Offer: 1299 PLN" in text and "A deep armchair in washed linen" in text
+    assert "SOF-44" not in text and "5901234123457" not in text and "21 kg" not in text
+    assert "4.8" not in text and "in stock" not in text and "Brand:" not in text
+
+
+def test_a_rendered_product_is_not_filled_with_the_price_it_shows_in_another_form() -> None:
+    shown = (
+        "<main><h1>Linen armchair Sofia</h1><p>A deep armchair in washed linen on solid oak legs, with "
+        "removable covers you can wash at 30 degrees. Seat height 44 cm, width 78 cm.</p>"
+        "<p class='price'>1\u00a0299,00 zł</p><p>Questions? Our showroom in Gdańsk is open every day "
+        "but Sunday.</p></main>"
+    )
+    product = {"@context": "https://schema.org", "@type": "Product", "name": "Linen armchair Sofia",
+               "description": "Delivered in two weeks and assembled by our team.",
+               "offers": {"@type": "Offer", "price": "1299.00", "priceCurrency": "PLN"}}  # fmt: skip
+    text = read(page(body=shown, head=APP + json_ld(product), title="Linen armchair Sofia | Example Home"))
+    assert "Delivered in two weeks" in text
+    assert "PLN" not in text
 
 
 def test_a_rendered_product_is_not_filled_with_catalogue_data_alone() -> None:

@@ -122,6 +122,7 @@ def judge(
         # line, kept whole beside the rendered body whenever part of it was not shown
         unshown = [replace(b, text=_unshown(b.text, in_visible)) for b in new if b.declared]
         fill = [b for b in unshown if _fills(b, title)]
+        fill = [b for b in (_shop_card(b, visible) for b in fill) if b is not None]
         if not fill:
             return Verdict("visible", visible)
         text = "\n\n".join([visible, *(b.text for b in fill)])
@@ -190,6 +191,61 @@ def _fills(block: Block, title: str | None) -> bool:
         # 0.99 and 0.73 to 0.95
         return False
     return len(body) >= _FILL_MIN_CHARS
+
+
+_PRICE = re.compile(r"^\d+(?:\.\d+)?")
+# a number as shops write prices: digits grouped by , . ' or a (no-break) space before three digits
+_SHOWN_NUMBER = re.compile(r"\d+(?:(?:[,.'\u00a0\u202f]|\s(?=\d{3}\b))\d+)*")
+
+
+def _shop_card(block: Block, visible: str) -> Block | None:
+    """What a product's data adds to the page that shows it, as a reader of the page sees a
+    product: its name, its price when the page does not show it, its description. Its
+    catalogue facts (SKU, GTIN, MPN, weight, condition, rating, category, variants) and the
+    offer's availability and seller stay out. None when nothing is left but the name.
+
+    On WCXB dev's tuning part the fill added those facts to 22 product pages whose gold text
+    (what the page shows) holds none of them, and repeated the price the page shows in
+    another form ("4345 AUD" beside "$4,345.00"). Other types fill as they are.
+    """
+    if not _PRODUCT.search(block.source):
+        return block
+    # .schema_org's layout: "Type: name", its facts a line each, a blank line, its description
+    head, *lines = block.text.split("\n")
+    blank = lines.index("") if "" in lines else len(lines)
+    facts, description = lines[:blank], "\n".join(lines[blank + 1 :])
+    shown = _shown_prices(visible)
+    kept = []
+    for line in facts:
+        label, _, value = line.partition(": ")
+        if label != "Offer":
+            continue
+        prices = [
+            offer.partition(",")[0].strip()
+            for offer in value.split("; ")
+            if (found := _PRICE.match(offer.strip())) and float(found.group()) not in shown
+        ]
+        if prices:
+            kept.append(f"{label}: {'; '.join(dict.fromkeys(prices))}")
+    card = [head, *kept]
+    if description.strip() and _normal(description) != _normal(head.partition(": ")[2]):  # not its name again
+        card += ["", description.strip()]
+    return replace(block, text="\n".join(card)) if len(card) > 1 else None
+
+
+def _shown_prices(visible: str) -> set[float]:
+    """The numbers ``visible`` shows, each read with either decimal mark ("4,345.00", "49,99")."""
+    numbers: set[float] = set()
+    for token in _SHOWN_NUMBER.findall(visible):
+        token = re.sub(r"[\s'\u00a0\u202f]", "", token)
+        for decimal, group in ((".", ","), (",", ".")):
+            whole, _, fraction = token.rpartition(decimal) if decimal in token else (token, "", "")
+            digits = whole.replace(group, "") + ("." + fraction if fraction else "")
+            try:
+                numbers.add(float(digits))
+            except ValueError:
+                continue
+    return numbers
 
 
 def _has_description(text: str) -> bool:
