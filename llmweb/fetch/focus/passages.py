@@ -53,9 +53,9 @@ _LEAD_LINE_CHARS = 200  # a longer first line is prose, not an entry's name
 # and ENTRY_WEIGHT times its score is added to each of its passages that holds a term: an entry
 # whose body as a whole covers the question lifts its passages above an aside elsewhere that
 # repeats a few of its words. Measured with the pages read once: research bench, tuned half (96
-# questions), answered 62 → 63, web_fetch(url, query) on the right page 76 → 78; scripts/bench
-# focus 461 → 464 of 504, Polish 25 → 25 of 33. Weights 0.2–0.3 all gave 63 / 78–79 / 463–464; 0.5
-# and more lowered the answers (61, 58 at 1.0).
+# questions), answered 62 → 63, web_fetch(url, query) on the right page 76 → 78; held-out half (76,
+# in aggregate) 50 → 53 and 62 → 65; scripts/bench focus 461 → 464 of 504, Polish 25 → 25 of 33.
+# Weights 0.2–0.3 all gave 63 / 78–79 / 463–464; 0.5 and more lowered the answers (61, 58 at 1.0).
 ENTRY_WEIGHT = 0.25
 _LEAD = re.compile(r"[ \t]{0,3}(?:#{1,6}[ \t]|[-*+][ \t]+\S)")
 
