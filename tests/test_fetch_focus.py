@@ -227,6 +227,40 @@ def test_an_entry_named_by_a_question_word_outranks_prose_repeating_the_other_wo
     assert ENTRIES_DOC[best.start : best.end].startswith("- str.join(iterable)")
 
 
+# Two entries whose first passages say the same; only the second entry's body goes on about what
+# the question asks (where the settings come from), in passages of its own.
+TWIN_ENTRIES_DOC = "\n\n".join(
+    [
+        "# Configuration",
+        _filler("introduction", 8),
+        "- settings.load_file(path)\n  Read the settings and return them as a mapping. " + _filler("file", 6),
+        "The file is parsed as TOML; a missing file is an error. " + _filler("format", 6),
+        "- settings.load_process(prefix)\n  Read the settings and return them as a mapping. "
+        + _filler("prefix", 6),
+        "Each environment variable whose name starts with the prefix gives one setting. "
+        + _filler("names", 6),
+        "A variable set to an empty string counts as unset, so the environment can switch one off. "
+        + _filler("empty", 6),
+    ]
+)
+
+
+def test_of_two_alike_entry_openings_the_one_whose_entry_covers_the_question_ranks_first() -> None:
+    spans = split_passages(TWIN_ENTRIES_DOC)
+    scores = rank_passages(TWIN_ENTRIES_DOC, spans, "How do I read the settings from environment variables?")
+    openings = {
+        TWIN_ENTRIES_DOC[s.start : s.end].split("(")[0]: score for s, score in zip(spans, scores, strict=True)
+    }
+    assert openings["- settings.load_process"] > openings["- settings.load_file"]
+
+
+def test_web_fetch_answers_with_the_entry_whose_body_covers_the_question(httpserver_ipv4: HTTPServer) -> None:
+    url = serve(httpserver_ipv4, "/settings.md", TWIN_ENTRIES_DOC)
+    page = web_fetch(url, query="How do I read the settings from environment variables?", max_chars=2000)
+    best = min(page.passages, key=lambda p: p.rank)
+    assert best.text.startswith("- settings.load_process(prefix)")
+
+
 def test_only_a_heading_or_a_list_items_short_first_line_opens_an_entry() -> None:
     text = "## Sleeping\n\n- time.sleep(secs)\n  Suspend.\n\nPlain prose starts here.\n\n- " + "word " * 60
     spans = [Span(m.start(), m.end(), ()) for m in re.finditer(r"[^\n]+", text)]
