@@ -122,7 +122,9 @@ def judge(
         # line, kept whole beside the rendered body whenever part of it was not shown
         unshown = [replace(b, text=_unshown(b.text, in_visible)) for b in new if b.declared]
         fill = [b for b in unshown if _fills(b, title)]
-        fill = [b for b in (_shop_card(b, visible) for b in fill) if b is not None]
+        # the page's numbers read once, not once per product (a page may declare hundreds)
+        shown = _shown_prices(visible) if any(_PRODUCT.search(b.source) for b in fill) else set()
+        fill = [b for b in (_shop_card(b, shown) for b in fill) if b is not None]
         if not fill:
             return Verdict("visible", visible)
         text = "\n\n".join([visible, *(b.text for b in fill)])
@@ -198,9 +200,10 @@ _PRICE = re.compile(r"^\d+(?:\.\d+)?")
 _SHOWN_NUMBER = re.compile(r"\d+(?:(?:[,.'\u00a0\u202f]|\s(?=\d{3}\b))\d+)*")
 
 
-def _shop_card(block: Block, visible: str) -> Block | None:
+def _shop_card(block: Block, shown: set[float]) -> Block | None:
     """What a product's data adds to the page that shows it, as a reader of the page sees a
-    product: its name, its price when the page does not show it, its description. Its
+    product: its name, its price when the page does not show it (``shown``: the numbers of
+    the visible text, :func:`_shown_prices`), its description. Its
     catalogue facts (SKU, GTIN, MPN, weight, condition, rating, category, variants) and the
     offer's availability and seller stay out. None when nothing is left but the name.
 
@@ -214,7 +217,6 @@ def _shop_card(block: Block, visible: str) -> Block | None:
     head, *lines = block.text.split("\n")
     blank = lines.index("") if "" in lines else len(lines)
     facts, description = lines[:blank], "\n".join(lines[blank + 1 :])
-    shown = _shown_prices(visible)
     kept = []
     for line in facts:
         label, _, value = line.partition(": ")
