@@ -603,36 +603,6 @@ def test_a_product_pages_carousel_of_other_products_is_left_out() -> None:
     assert not any(name in text for name, _ in RELATED_PRODUCTS)
 
 
-def test_a_carousel_of_other_products_is_left_out_of_a_page_that_declares_nothing() -> None:
-    # without schema.org data the page's <main> is read with its links as text (a listing's items
-    # are links); a short list made of links beside the product's own text is still other things
-    carousel = "".join(
-        f'<li class="tile"><a href="/p/{i}"><span class="name">{name}</span> <span class="price">{price}</span></a></li>'
-        for i, (name, price) in enumerate(RELATED_PRODUCTS)
-    )
-    care = (
-        "<h2>Care</h2><p>Rinse the mud off with cold water after a wet run, take the insoles out and let "
-        "the shoe dry at room temperature, away from radiators, which harden the glue of the sole. Brush "
-        "the outsole's lugs clean now and then: packed mud loses its grip on wet rock. The membrane needs "
-        "no proofing, but a spray on the upper keeps it from soaking up water on long days in the rain.</p>"
-        "<p>Replace the laces when they fray at the eyelets, and the insoles after about five hundred "
-        "kilometres. Store the shoes loosely laced in a dry place, out of the sun, stuffed with newspaper "
-        "when they come back wet, and they will keep their shape for many seasons of running.</p>"
-        "<h2>Fit</h2><p>The last is medium wide with room for the toes to spread on long descents; "
-        "between sizes, take the larger one, since feet swell over a day in the hills. The tongue is "
-        "gusseted to keep grit out and the laces lock in a loop at the top eyelet for steep ground.</p>"
-    )
-    body = PRODUCT_MAIN.replace(
-        "</main>", f"{care}<h2>Customers who viewed this item also viewed</h2><ol>{carousel}</ol></main>"
-    )
-    text = read_html_page(
-        page(f"{NAV}{body}{FOOTER}", title="Trail Runner 4 waterproof running shoe | Example Shop"),
-        "https://shop.example/p/4",
-    ).text
-    assert "€129.95" in text and "recycled mesh" in text and "five hundred kilometres" in text
-    assert not any(name in text for name, _ in RELATED_PRODUCTS)
-
-
 def test_a_logo_drawn_into_an_images_data_address_does_not_get_the_page_refused() -> None:
     path = " ".join(f"L {n % 97}.{n % 7} {n % 41}.{n % 3}" for n in range(400))  # 1,600 numbers and letters
     logo = f'<img alt="" src="data:image/svg+xml,<svg viewBox=&quot;0 0 92 41&quot;><path d=&quot;M 0 0 {path} Z&quot;/></svg>">'

@@ -45,11 +45,11 @@ from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import list_items
 from llmweb.fetch.html.manual import (
     declared_main,
-    link_text_size,
     looks_like_documentation,
     main_region,
     manual_body,
     reads_whole,
+    unlink,
 )
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.html.metadata import declares_article, declares_product, page_title, published_date
@@ -292,7 +292,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # thing they are other things: related products, which trafilatura drops as link lists
         if region and not sells_one:
             for main in region:
-                _unlink_items(main)
+                unlink(main)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         body_chars = _text_chars(body)
         if layers.second_opinion and _short_reading(body_chars, page_chars):
@@ -375,49 +375,6 @@ def _html_main(root: HtmlElement) -> list[HtmlElement]:
     if main is None or subject_share(root.findtext(".//title"), main.text_content()) < _MAIN_ON_SUBJECT:
         return []
     return [main]
-
-
-# A list mostly of links (by text) and under a tenth of a main region's text is a carousel
-# beside the page's subject ("Customers also viewed", "Shop AirPods", a story's "More on this"),
-# unless such lists hold a fifth of the region or more (as a listing's grid does, .listing):
-# then they are its items (an index of articles, a category's groups of entries).
-_ASIDE_LIST_SHARE = 0.1
-_ASIDE_LISTS_SHARE = 0.2
-_LINKED_LIST = 0.5
-_OUTER_LISTS = etree.XPath(
-    ".//ul[not(ancestor::ul or ancestor::ol)] | .//ol[not(ancestor::ul or ancestor::ol)]"
-)
-
-
-def _unlink_items(main: HtmlElement) -> None:
-    """Make the links of a main region text, as manual.unlink does, but for the carousels in it:
-    trafilatura then drops those as the link lists they are.
-
-    A <main> that holds the page's links as its items (a listing) has them made text, so
-    trafilatura keeps them; a product page that declares nothing (no schema.org Product) also
-    has its related products, sponsored items and calls to shop there. On WCXB dev's tuning
-    part (against making every link text) products went 0.5964 -> 0.5998 (0612 0.33 -> 0.38,
-    3063 0.80 -> 0.87), articles 0.9389 -> 0.9392, listings 0.7057 -> 0.7063, documentation
-    0.9301 -> 0.9298 and services 0.7988 -> 0.7985 (a "trusted by" strip of logo links,
-    an article's short ranked lists the largest losses).
-    """
-    size = _TEXT_SIZE(main)
-    aside = [
-        found
-        for found in _OUTER_LISTS(main)
-        if (chars := _TEXT_SIZE(found)) < _ASIDE_LIST_SHARE * size
-        and link_text_size(found) >= _LINKED_LIST * chars
-    ]
-    if sum(_TEXT_SIZE(found) for found in aside) >= _ASIDE_LISTS_SHARE * size:
-        aside = []  # the region's items
-    kept = {a for found in aside for a in found.iter("a")}
-    for a in main.iter("a"):
-        if a not in kept:
-            a.tag = "span"
-            a.attrib.clear()
-
-
-_TEXT_SIZE = etree.XPath("string-length(translate(normalize-space(), ' ', ''))")
 
 
 def _may_hold_comments(html: str) -> bool:
