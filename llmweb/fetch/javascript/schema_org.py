@@ -88,6 +88,15 @@ def read_json_ld(data: Any, budget: Budget) -> list[Thing]:
     return things
 
 
+def thing_parts(text: str) -> tuple[str, list[str], str]:
+    """A thing's text as :func:`read_json_ld` lays it out: its "Type: name" line, its facts
+    ("Label: value", a line each), and what follows the first blank line (its description or
+    body, an FAQ's questions, a recipe's steps)."""
+    head, *lines = text.split("\n")
+    blank = lines.index("") if "" in lines else len(lines)
+    return head, lines[:blank], "\n".join(lines[blank + 1 :])
+
+
 def _nodes(data: Any, budget: Budget) -> list[dict[str, Any]]:
     """The top-level things: a block's object, its list, its @graph, a page's mainEntity."""
     found: list[dict[str, Any]] = []

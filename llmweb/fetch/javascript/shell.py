@@ -19,6 +19,7 @@ from typing import Literal, NamedTuple
 
 from llmweb.fetch.javascript.chrome import without_chrome
 from llmweb.fetch.javascript.embedded import Block, EmbeddedText
+from llmweb.fetch.javascript.schema_org import thing_parts
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 
 Kind = Literal["visible", "embedded", "description", "shell", "chrome", "empty"]
@@ -213,10 +214,7 @@ def _shop_card(block: Block, shown: set[float]) -> Block | None:
     """
     if not _PRODUCT.search(block.source):
         return block
-    # .schema_org's layout: "Type: name", its facts a line each, a blank line, its description
-    head, *lines = block.text.split("\n")
-    blank = lines.index("") if "" in lines else len(lines)
-    facts, description = lines[:blank], "\n".join(lines[blank + 1 :])
+    head, facts, description = thing_parts(block.text)
     kept = []
     for line in facts:
         label, _, value = line.partition(": ")
@@ -251,10 +249,9 @@ def _shown_prices(visible: str) -> set[float]:
 
 
 def _has_description(text: str) -> bool:
-    """Whether a declared thing's text (.schema_org) holds prose: its "Type: name" line and facts
-    come first, one "Label: value" a line, then a blank line and its description or body, of
-    _FILL_MIN_CHARS at least (a shop's placeholder "wf" describes nothing)."""
-    return len(text.partition("\n\n")[2].strip()) >= _FILL_MIN_CHARS
+    """Whether a declared thing's text (.schema_org) holds prose after its name and facts: a
+    description or body of _FILL_MIN_CHARS at least (a shop's placeholder "wf" describes nothing)."""
+    return len(thing_parts(text)[2].strip()) >= _FILL_MIN_CHARS
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
