@@ -8,16 +8,19 @@ these tests allow exactly that address through the public setting, LLMWEB_FETCH_
 from __future__ import annotations
 
 import base64
+import ssl
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
 
-from llmweb.errors import BlockedAddress, InvalidInput, RedirectRefused
+from llmweb.errors import BlockedAddress, InvalidInput, RedirectRefused, Unreachable
 from llmweb.fetch import web_fetch
 from llmweb.fetch.net.addresses import parse_allow_list
 from llmweb.fetch.net.transport import AddressRefused, Deadline, PinnedTransport, resolve_public_address
+from tests.compose.tls import make_server_tls
 
 TEXT = "A plain text page served on loopback for the fetcher's safety tests."
 
@@ -208,3 +211,24 @@ def test_non_web_schemes_are_refused_before_anything_is_fetched(url: str) -> Non
     with pytest.raises(InvalidInput) as caught:
         web_fetch(url)
     assert "only http and https" in str(caught.value)
+
+
+def test_every_fetch_verifies_the_certificate_though_they_share_one_tls_context(
+    allow_test_servers: None, server: HTTPServer, tmp_path: Path
+) -> None:
+    tls = make_server_tls(tmp_path, "localhost")  # its CA is nobody's: no fetch may trust it
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(tls.cert, tls.key)
+    secure = HTTPServer(host="127.0.0.1", port=0, ssl_context=context)
+    secure.expect_request("/page").respond_with_data(TEXT, content_type="text/plain")
+    secure.start()
+    try:
+        for _ in range(2):  # the second fetch reuses the context the first one built
+            with pytest.raises(Unreachable) as caught:
+                web_fetch(f"https://localhost:{secure.port}/page")
+            assert "CERTIFICATE_VERIFY_FAILED" in str(caught.value)
+            server.expect_request("/plain").respond_with_data(TEXT, content_type="text/plain")
+            assert TEXT in web_fetch(server.url_for("/plain")).text
+        assert secure.log == []  # the handshake failed: no request was ever sent
+    finally:
+        secure.stop()
