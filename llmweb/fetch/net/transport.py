@@ -262,7 +262,8 @@ def tls_context() -> ssl.SSLContext:
     Building a context reads the whole CA bundle: about 35 ms of CPU and 0.8 MB each, which a
     context per fetch paid on every page (plain http included) and 82 fetches at once held 82
     times over. A context serves any number of connections and threads; httpcore only sets
-    the same ALPN list on it for each connection."""
+    the same ALPN list on it for each connection. SSL_CERT_FILE and SSL_CERT_DIR are read when
+    the process's first fetch builds it."""
     with _TLS_LOCK:
         if not _TLS:
             _TLS.append(httpx.create_ssl_context())
