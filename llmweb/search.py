@@ -17,6 +17,7 @@ from llmweb import config
 from llmweb.arguments import validate_arguments
 from llmweb.encodable import encodable_json
 from llmweb.errors import InvalidInput, SearchUnavailable, Timeout
+from llmweb.tls import tls_context
 
 TimeRange = Literal["day", "week", "month", "year"]
 SafeSearch = Literal["off", "moderate", "strict"]
@@ -308,7 +309,7 @@ def search(
     base = (searxng_url or config.searxng_url()).rstrip("/")
     try:
         if client is None:
-            with httpx.Client(timeout=timeout, headers=SEARXNG_HEADERS) as own:
+            with httpx.Client(timeout=timeout, headers=SEARXNG_HEADERS, verify=tls_context()) as own:
                 answer = own.get(base + "/search", params=searx_params(request))
         else:
             answer = client.get(base + "/search", params=searx_params(request), headers=SEARXNG_HEADERS)

@@ -53,6 +53,7 @@ from llmweb.fetch.net.inflate import (
     UnknownEncoding,
 )
 from llmweb.fetch.net.rewrite import address_problem
+from llmweb.tls import tls_context
 
 PAGE_REQUEST_HEADERS = {
     "User-Agent": limits.USER_AGENT,
@@ -250,24 +251,6 @@ class _DeadlineStream(httpcore.NetworkStream):
 
     def get_extra_info(self, info: str) -> Any:
         return self._stream.get_extra_info(info)
-
-
-_TLS_LOCK = threading.Lock()
-_TLS: list[ssl.SSLContext] = []
-
-
-def tls_context() -> ssl.SSLContext:
-    """The one verifying TLS context every fetch shares.
-
-    Building a context reads the whole CA bundle: about 35 ms of CPU and 0.8 MB each, which a
-    context per fetch paid on every page (plain http included) and 82 fetches at once held 82
-    times over. A context serves any number of connections and threads; httpcore only sets
-    the same ALPN list on it for each connection. SSL_CERT_FILE and SSL_CERT_DIR are read when
-    the process's first fetch builds it."""
-    with _TLS_LOCK:
-        if not _TLS:
-            _TLS.append(httpx.create_ssl_context())
-        return _TLS[0]
 
 
 class PinnedTransport(httpx.BaseTransport):
