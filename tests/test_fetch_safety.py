@@ -14,13 +14,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from compose.tls import make_server_tls
 from pytest_httpserver import HTTPServer
 
 from llmweb.errors import BlockedAddress, InvalidInput, RedirectRefused, Unreachable
 from llmweb.fetch import web_fetch
 from llmweb.fetch.net.addresses import parse_allow_list
 from llmweb.fetch.net.transport import AddressRefused, Deadline, PinnedTransport, resolve_public_address
-from tests.compose.tls import make_server_tls
 
 TEXT = "A plain text page served on loopback for the fetcher's safety tests."
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from compose.tls import make_server_tls
 from conftest import (
     BRAVE_PATH,
     ENGINE_NAME,
@@ -27,7 +28,6 @@ from pytest_httpserver import HTTPServer
 from llmweb.errors import InvalidInput, SearchUnavailable, Timeout
 from llmweb.search import parse_answer, validate_request, web_search
 from serve import stack
-from tests.compose.tls import make_server_tls
 
 
 def twenty_results(brave: HTTPServer) -> None:
