@@ -403,6 +403,44 @@ def test_a_service_page_keeps_its_feature_and_pricing_blocks() -> None:
     )
 
 
+# A consultancy's service page: an introduction, then a grid of its practices, each in a box
+# whose class ("next-selection") trafilatura's fast reading takes for pagination and drops.
+PRACTICES = [
+    "Governance", "Cloud security", "Ransomware defense", "Data protection", "Managed detection",
+    "Identity and access", "Network security", "Endpoint security", "Incident response",
+    "Penetration testing", "Security awareness", "Threat intelligence", "Vendor risk",
+    "Application security", "Email security", "Zero trust",
+]  # fmt: skip
+AUDIENCES = [
+    "in every region", "across industries", "with decades of experience", "on every continent",
+    "in hospitals and banks", "for retailers", "for factories", "for schools", "for cities",
+]  # fmt: skip
+
+
+def test_a_service_page_read_short_keeps_the_practices_its_fast_reading_dropped() -> None:
+    # the fast reading holds the introduction, 1,700 characters of a 9,600-character page:
+    # longer than jusText's second opinion once waited for, still short as trafilatura counts
+    intro = "".join(
+        f"<p>Our consultants {who} help teams assess the risks they face, design the controls that fit "
+        "their operations, and keep their programmes running as regulations and threats change.</p>"
+        for who in AUDIENCES
+    )
+    grid = "".join(
+        f'<div class="column padding-40 next-selection"><p class="hub-headline"><span>{name}</span></p>'
+        f"<h3><b>{name}, simplified.</b></h3><p>Our {name.lower()} practice aligns your security strategy "
+        "with business goals, with assessments tailored to your organization, a framework rolled out with "
+        f"your staff, and {name.lower()} specialists who run the programme beside your team for as long as "
+        f"you need them.</p><p>Every {name.lower()} engagement starts with a workshop where we learn how "
+        "your business runs, which systems matter most, and what your auditors expect to see from you next "
+        "year.</p></div>"
+        for name in PRACTICES
+    )
+    body = f"<main><h1>Cybersecurity</h1>{intro}<div class='row'>{grid}</div></main>"
+    text = read_html_page(page(body, title="Cybersecurity services"), "https://consult.example/security").text
+    assert "for cities help teams" in text
+    assert all(f"Our {name.lower()} practice aligns" in text for name in PRACTICES)
+
+
 # --- verdicts that must not fire on real pages -----------------------------------------------
 
 # A help article about accounts: each step is a short line that names logins and passwords,
