@@ -68,6 +68,37 @@ def test_a_forum_thread_gives_every_post_in_order() -> None:
     assert where == sorted(where)
 
 
+def board_post(number: int, author: str, when: str, text: str) -> str:
+    """A post as a board without schema.org markup writes it (Simple Machines' shape): the
+    poster's box beside the message, the message in a class trafilatura looks for first."""
+    return (
+        f'<div class="windowbg" id="msg{number}"><div class="post_wrapper"><div class="poster">'
+        f'<h4><a href="/profile/{author}">{author}</a></h4><ul class="user_info"><li class="postgroup">'
+        f'Member</li><li class="postcount">Posts: {40 + number}</li></ul></div><div class="postarea">'
+        f'<div class="keyinfo"><a href="/msg/{number}" class="smalltext">{when}</a></div>'
+        f'<div class="post"><div class="inner" id="msg_{number}">{text}</div></div></div></div></div>'
+        '<hr class="post_separator">'
+    )
+
+
+def test_a_thread_of_unmarked_posts_gives_every_reply_not_only_the_first_post() -> None:
+    # an opening post of two paragraphs, as trafilatura wants of the container it takes ("post")
+    opening = (
+        *POSTS[0][:2],
+        f"{POSTS[0][2]}<br><br>I also tried the settings from the release notes, rebooted twice and checked "
+        "the cables, but the green light still blinks all night long in the bedroom. Any idea what changed?",
+    )
+    thread = [opening, *POSTS[1:]]
+    posts = "".join(board_post(i, *p) for i, p in enumerate(thread))
+    body = (
+        f'{NAV}<div id="forum"><h2>Turning off all status lights</h2><form id="quickModForm">{posts}'
+        f"</form><p>Started by b.scherer, Sun Dec 17, 2023</p></div>{FOOTER}"
+    )
+    text = read_html_page(page(body, title="Turning off all status lights"), "https://board.example/t/1").text
+    where = [text.find(post[-40:]) for _, _, post in thread]
+    assert -1 not in where and where == sorted(where)
+
+
 QUESTION = (
     "I am starting a catering service for my cooking. The events will be for about forty people and the "
     "menu is curry with rice, fried chicken and a green salad. How should I prepare the day before?"

@@ -6,6 +6,8 @@
 - :mod:`.manual` — whether a page is a manual, its main region, and that region read whole.
 - :mod:`.posts` — a thread's posts as its schema.org microdata or JSON-LD gives them, each with its
   author line.
+- :mod:`.post_run` — a thread's other posts when trafilatura read one post of a run of like
+  containers.
 - :mod:`.threads` — the replies of forum threads, Q&A and comment pages, from trafilatura's comments.
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.

@@ -11,7 +11,8 @@ Three kinds of page are read three ways:
   main content, after what it would delete anyway is removed (so it copies less),
   promotions are dropped (:mod:`.promotions`), and the links of a declared main region
   are made text; an article body split over containers of one kind is joined
-  afterwards (:mod:`.continuation`), and an article's headline is left to the title.
+  afterwards (:mod:`.continuation`), a thread's posts beside the one trafilatura read are
+  added (:mod:`.post_run`), and an article's headline is left to the title.
 
 Either way each ``<pre>`` is swapped for a unique placeholder paragraph first and restored
 verbatim afterwards (trafilatura collapses code's whitespace), and the tree is rendered
@@ -53,6 +54,7 @@ from llmweb.fetch.html.manual import (
 )
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
 from llmweb.fetch.html.metadata import declares_article, declares_product, page_title, published_date
+from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
@@ -319,6 +321,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if layers.continuation and add_split_parts(root, body):
             fired.append("continuation")
         text = render_markdown(body, codes)
+        if layers.post_run and not (article or sells_one) and body_chars < READ_SHARE * page_chars:
+            found = other_posts(root, text, codes)
+            if found is not None:
+                text = "\n\n".join(part for part in (found[0], text, found[1]) if part)
+                fired.append("post_run")
     kept = len(codes.found_in(text))
     if kept < len(codes.blocks) and not manual and not posts:
         # trafilatura's fallback extractors sometimes keep a code block its main pass

@@ -19,6 +19,7 @@ class Layers:
     item_list: bool = True  # a listing's repeated items read as a list, a line each (.listing)
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)
     thread_json_ld: bool = True  # a thread read post by post from the posts its JSON-LD lists (.posts)
+    post_run: bool = True  # a thread's other posts beside the one trafilatura read (.post_run)
     thread_replies: bool = True  # a forum's or Q&A page's replies joined to its first post (.threads)
     continuation: bool = True  # an article body split over containers joined (.continuation)
     whole_page: bool = True  # every visible line when the extraction is shorter than MIN_TEXT_CHARS

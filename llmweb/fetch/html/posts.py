@@ -160,43 +160,44 @@ def _unmarked_twins(marked: list[_Post]) -> list[_Post]:
         if parent is None or parent in parents:
             continue
         parents.add(parent)
-        shape = _shape(post.item)
+        shape = shape_of(post.item)
         author, date = _author_and_date(post.item)
         for sibling in parent:
-            if sibling in items or not isinstance(sibling.tag, str) or _shape(sibling) != shape:
+            if sibling in items or not isinstance(sibling.tag, str) or shape_of(sibling) != shape:
                 continue
             if sibling in holding or sibling in bodies or any(el in bodies for el in sibling.iterancestors()):
                 continue
             if _post_type(sibling.get("itemtype") or "") is not None:
                 continue
-            body = _follow(sibling, _path(post.item, post.body))
+            body = follow_path(sibling, path_of(post.item, post.body))
             if body is None or not _text(body):
                 continue
-            twin_author = _follow(sibling, _path(post.item, author)) if author is not None else None
-            twin_date = _follow(sibling, _path(post.item, date)) if date is not None else None
+            twin_author = follow_path(sibling, path_of(post.item, author)) if author is not None else None
+            twin_date = follow_path(sibling, path_of(post.item, date)) if date is not None else None
             twins.append(_Post(UNMARKED, sibling, body, _author_line(twin_author, twin_date)))
     return twins
 
 
-def _shape(el: HtmlElement) -> tuple[str, str]:
+def shape_of(el: HtmlElement) -> tuple[str, str]:
+    """An element's tag and first class name: what containers built alike share."""
     return str(el.tag), next(iter((el.get("class") or "").split()), "")
 
 
-def _path(top: HtmlElement, el: HtmlElement) -> list[tuple[str, str]]:
+def path_of(top: HtmlElement, el: HtmlElement) -> list[tuple[str, str]]:
     """The shapes of the elements from below ``top`` down to ``el``."""
     chain = []
     while el is not None and el is not top:
-        chain.append(_shape(el))
+        chain.append(shape_of(el))
         el = el.getparent()
     return chain[::-1]
 
 
-def _follow(top: HtmlElement, path: list[tuple[str, str]]) -> HtmlElement | None:
+def follow_path(top: HtmlElement, path: list[tuple[str, str]]) -> HtmlElement | None:
     """The first element below ``top`` reached through children of the shapes of ``path``."""
     level = [top]
     for shape in path:
         level = [
-            child for el in level for child in el if isinstance(child.tag, str) and _shape(child) == shape
+            child for el in level for child in el if isinstance(child.tag, str) and shape_of(child) == shape
         ]
         if not level:
             return None
