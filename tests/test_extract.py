@@ -343,6 +343,13 @@ def test_a_newsletter_sign_up_line_is_left_out() -> None:
     assert SENTENCE.strip() in text  # the article is kept
 
 
+def test_paragraphs_about_the_newsletter_a_page_is_about_stay() -> None:
+    about = "<p>The newsletter industry has never been healthier: open rates rose all year.</p>"
+    body = f"<article><h1>Who reads your newsletter?</h1>{PARAGRAPH}{about}{PARAGRAPH}{PARAGRAPH}</article>"
+    html = page(body, '<meta property="og:type" content="article">', title="Who reads your newsletter?")
+    assert "The newsletter industry has never been healthier" in extract_page(html).text
+
+
 def test_a_manuals_see_also_links_stay() -> None:
     entry = '<p>See also: <a href="resolve.html"><code>netcfg.resolve()</code></a></p>'
     assert "See also: `netcfg.resolve()`" in extract_page(manual(entry)).text

@@ -271,7 +271,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("manual")
     # the body's text before trafilatura reads it, to see how much of it a reading kept
     page_chars = len(root.text_content()) if not manual else 0
-    if not documentation and layers.promotions and drop_promotions(root):  # before links become text
+    if not documentation and layers.promotions and drop_promotions(root, title):  # before links become text
         fired.append("promotions")
     lists_items = not (article or documentation or posts) and layers.item_list
     thread = (
