@@ -336,6 +336,18 @@ def test_a_you_may_also_like_label_and_its_links_are_left_out() -> None:
     assert SENTENCE.strip() in text  # the article is kept
 
 
+def test_a_you_may_also_like_heading_in_a_row_of_its_own_and_its_cards_are_left_out() -> None:
+    cards = "".join(
+        f'<li><a href="/story{i}"><h3>Another story about the city, number {i}</h3></a></li>'
+        for i in range(3)
+    )
+    block = f'<section><div class="row"><div><h2>You may also like</h2></div></div><div class="row"><ul>{cards}</ul></div></section>'
+    text = extract_page(article_with(block)).text
+    assert "You may also like" not in text
+    assert "Another story" not in text
+    assert SENTENCE.strip() in text  # the article is kept
+
+
 def test_a_newsletter_sign_up_line_is_left_out() -> None:
     block = "<p>Sign up for our free daily newsletter to get the city's news in your inbox.</p>"
     text = extract_page(article_with(block)).text

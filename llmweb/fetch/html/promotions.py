@@ -74,16 +74,34 @@ def drop_promotions(root: HtmlElement, title: str | None = None) -> int:
             element.drop_tree()
             dropped += 1
         elif len(text) <= _MAX_LABEL_CHARS:
-            following = element.getnext()
+            label = _label_box(element, text)
+            following = label.getnext()
             if (
                 following is not None
                 and isinstance(following.tag, str)
                 and _linked_share(following) > _ALL_LINKS
             ):
                 following.drop_tree()
-                element.drop_tree()
+                label.drop_tree()
                 dropped += 2
     return dropped
+
+
+_LABEL_BOX_DEPTH = 3
+
+
+def _label_box(label: HtmlElement, text: str) -> HtmlElement:
+    """The outermost of the label's last-child ancestors (up to _LABEL_BOX_DEPTH) that hold no
+    text but the label's: a card grid's heading sits in a row of its own, the links in the next."""
+    box = label
+    for _ in range(_LABEL_BOX_DEPTH):
+        parent = box.getparent()
+        if box.getnext() is not None or parent is None or parent.tag in ("body", "html"):
+            break
+        if " ".join(parent.text_content().split()) != text:
+            break
+        box = parent
+    return box
 
 
 def _is_call(text: str, subject: list[str]) -> bool:
