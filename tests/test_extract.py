@@ -348,6 +348,14 @@ def test_a_you_may_also_like_heading_in_a_row_of_its_own_and_its_cards_are_left_
     assert SENTENCE.strip() in text  # the article is kept
 
 
+def test_a_closing_heading_with_next_to_nothing_under_it_is_left_out() -> None:
+    closing = "<h2>Comments</h2><p>Sign in to comment.</p>"
+    body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH}{PARAGRAPH}{closing}</article>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "Comments" not in text
+    assert SENTENCE.strip() in text  # the article is kept
+
+
 def test_a_newsletter_sign_up_line_is_left_out() -> None:
     block = "<p>Sign up for our free daily newsletter to get the city's news in your inbox.</p>"
     text = extract_page(article_with(block)).text
