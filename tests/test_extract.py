@@ -356,6 +356,16 @@ def test_a_closing_heading_with_next_to_nothing_under_it_is_left_out() -> None:
     assert SENTENCE.strip() in text  # the article is kept
 
 
+def test_a_list_of_linked_headlines_inside_an_article_is_left_out() -> None:
+    items = "".join(
+        f'<li><a href="/story{i}"><h3>Another story about the city budget, number {i}</h3></a></li>'
+        for i in range(4)
+    )
+    text = extract_page(article_with(f"<ul>{items}</ul>")).text
+    assert "Another story" not in text
+    assert SENTENCE.strip() in text  # the article is kept
+
+
 def test_a_newsletter_sign_up_line_is_left_out() -> None:
     block = "<p>Sign up for our free daily newsletter to get the city's news in your inbox.</p>"
     text = extract_page(article_with(block)).text
