@@ -586,8 +586,8 @@ _HEADING = re.compile(r"#{1,6} ")
 
 
 def _without_closing_headings(text: str) -> str:
-    """The text without its closing headings: a last heading with at most CLOSING_HEADING_WORDS
-    words under it (none a table's), and the lines under it, as long as text is left above.
+    """The text without its closing headings: the last headings with at most CLOSING_HEADING_WORDS
+    words under them all (none a table's), and those words, as long as text is left above.
 
     For trafilatura's readings of articles: what follows an article is its site's, headed by a
     title and cut short where the extraction stopped ("### Comments", "## Sources" and one line,
@@ -598,17 +598,15 @@ def _without_closing_headings(text: str) -> str:
     0.605 -> 0.598, services 0.812 -> 0.810).
     """
     blocks = text.split("\n\n")
-    while len(blocks) > 1:
-        last = next((i for i in range(len(blocks) - 1, 0, -1) if _HEADING.match(blocks[i])), None)
-        if last is None:
+    cut, words = len(blocks), 0  # words under the headings cut, all of them together
+    for i in range(len(blocks) - 1, 0, -1):
+        if _HEADING.match(blocks[i]):
+            cut = i
+            continue
+        words += len(re.findall(r"\w+", blocks[i]))
+        if words > CLOSING_HEADING_WORDS or blocks[i].startswith("|"):
             break
-        under = blocks[last + 1 :]
-        if any(block.startswith("|") for block in under):
-            break
-        if sum(len(re.findall(r"\w+", block)) for block in under) > CLOSING_HEADING_WORDS:
-            break
-        blocks = blocks[:last]
-    return "\n\n".join(blocks)
+    return "\n\n".join(blocks[:cut])
 
 
 def _words(text: str) -> str:
