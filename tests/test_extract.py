@@ -336,11 +336,48 @@ def test_a_you_may_also_like_label_and_its_links_are_left_out() -> None:
     assert SENTENCE.strip() in text  # the article is kept
 
 
+def test_a_you_may_also_like_heading_in_a_row_of_its_own_and_its_cards_are_left_out() -> None:
+    cards = "".join(
+        f'<li><a href="/story{i}"><h3>Another story about the city, number {i}</h3></a></li>'
+        for i in range(3)
+    )
+    block = f'<section><div class="row"><div><h2>You may also like</h2></div></div><div class="row"><ul>{cards}</ul></div></section>'
+    text = extract_page(article_with(block)).text
+    assert "You may also like" not in text
+    assert "Another story" not in text
+    assert SENTENCE.strip() in text  # the article is kept
+
+
+def test_a_closing_heading_with_next_to_nothing_under_it_is_left_out() -> None:
+    closing = "<h2>Comments</h2><p>Sign in to comment.</p>"
+    body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH}{PARAGRAPH}{closing}</article>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "Comments" not in text
+    assert SENTENCE.strip() in text  # the article is kept
+
+
+def test_a_list_of_linked_headlines_inside_an_article_is_left_out() -> None:
+    items = "".join(
+        f'<li><a href="/story{i}"><h3>Another story about the city budget, number {i}</h3></a></li>'
+        for i in range(4)
+    )
+    text = extract_page(article_with(f"<ul>{items}</ul>")).text
+    assert "Another story" not in text
+    assert SENTENCE.strip() in text  # the article is kept
+
+
 def test_a_newsletter_sign_up_line_is_left_out() -> None:
     block = "<p>Sign up for our free daily newsletter to get the city's news in your inbox.</p>"
     text = extract_page(article_with(block)).text
     assert "newsletter" not in text
     assert SENTENCE.strip() in text  # the article is kept
+
+
+def test_paragraphs_about_the_newsletter_a_page_is_about_stay() -> None:
+    about = "<p>The newsletter industry has never been healthier: open rates rose all year.</p>"
+    body = f"<article><h1>Who reads your newsletter?</h1>{PARAGRAPH}{about}{PARAGRAPH}{PARAGRAPH}</article>"
+    html = page(body, '<meta property="og:type" content="article">', title="Who reads your newsletter?")
+    assert "The newsletter industry has never been healthier" in extract_page(html).text
 
 
 def test_a_manuals_see_also_links_stay() -> None:

@@ -24,6 +24,7 @@ class Layers:
     continuation: bool = True  # an article body split over containers joined (.continuation)
     whole_page: bool = True  # every visible line when the extraction is shorter than MIN_TEXT_CHARS
     title_heading: bool = True  # an article's first heading dropped when it repeats the title
+    closing_heading: bool = True  # a last heading with next to nothing under it dropped
     fill: bool = True  # the visible text filled in from embedded data (.shell "visible" + sources)
     embedded: bool = True  # the visible text replaced by embedded data (.shell "embedded")
     description: bool = True  # the page answered with its meta description (.shell "description")

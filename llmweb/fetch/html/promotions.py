@@ -9,10 +9,18 @@ are not the article's. Removed here before trafilatura reads the page:
 
 - a line made mostly of links that starts with such a label;
 - such a label (a short line on its own) together with the block right after it, when
-  that block is mostly links;
+  that block is mostly links (on an article, a label alone in a wrapper of its own takes the
+  wrapper's next block: a card grid's heading row and its cards; on a listing such cards are
+  its items);
 - a short paragraph asking the reader to sign up, subscribe or follow an account ("Sign
   up for The Water Coolest's free daily newsletter", "Follow The New York Times Opinion
-  section on Facebook").
+  section on Facebook"), unless the word that makes it a call names the page's subject, as
+  its title states it: on a page titled "Who's reading your newsletter?" a paragraph saying
+  "newsletter" is the article's (WCXB dev's tuning part: five essays about newsletters had
+  up to eight of their paragraphs taken for sign-up calls);
+- on a page that declares itself an article, a list whose every item is a headline linked
+  to another page (other stories under no label; a listing's items are such a list, so only
+  articles).
 
 Manuals are left alone (extract.py): their "See also" lists are content.
 """
@@ -36,19 +44,22 @@ _MOSTLY_LINKS = 0.5
 _ALL_LINKS = 0.7
 # "click here" was tried too: articles say it about their own downloads
 _CALL = re.compile(
-    r"\b(?:sign up|subscribe|newsletter|follow (?:us|\w+) on|"
+    r"\b(?:(?P<topic>sign up|subscribe|newsletter)|follow (?:us|\w+) on|"
     r"follow\b[^.]{0,80}\bon (?:facebook|twitter|instagram|youtube|linkedin|tiktok))\b",
     re.I,
 )
 _MAX_CALL_CHARS = 250
+_WORD = re.compile(r"\w+")
 # Where a label or a call stands: paragraphs, list items, headings, bold lines, and divs
 # holding only text. Read in one pass (an XPath testing each with a regular expression
 # took half as long again).
 _BLOCKS = etree.XPath("//p|//li|//h2|//h3|//h4|//h5|//h6|//strong|//div[not(*)]")
 
 
-def drop_promotions(root: HtmlElement) -> int:
-    """Remove the promotions of the module's docstring from ``root``; how many blocks went."""
+def drop_promotions(root: HtmlElement, title: str | None = None, *, article: bool = False) -> int:
+    """Remove the promotions of the module's docstring from ``root``, whose title is ``title``;
+    how many blocks went. On an ``article``, lists of linked headlines go too."""
+    subject = _WORD.findall((title or "").lower())
     dropped = 0
     for element in _BLOCKS(root):
         raw = element.text_content()
@@ -56,7 +67,7 @@ def drop_promotions(root: HtmlElement) -> int:
             continue
         text = " ".join(raw.split())
         if element.tag in ("p", "div"):
-            if len(text) <= _MAX_CALL_CHARS and _CALL.search(text):
+            if len(text) <= _MAX_CALL_CHARS and _is_call(text, subject):
                 element.drop_tree()
                 dropped += 1
                 continue
@@ -68,16 +79,82 @@ def drop_promotions(root: HtmlElement) -> int:
             element.drop_tree()
             dropped += 1
         elif len(text) <= _MAX_LABEL_CHARS:
-            following = element.getnext()
+            label = _label_box(element, text) if article else element
+            following = label.getnext()
             if (
                 following is not None
                 and isinstance(following.tag, str)
                 and _linked_share(following) > _ALL_LINKS
             ):
                 following.drop_tree()
-                element.drop_tree()
+                label.drop_tree()
                 dropped += 2
+    if article:  # after the labels, which take their lists along
+        dropped += _drop_headline_lists(root)
     return dropped
+
+
+_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+
+
+def _drop_headline_lists(root: HtmlElement) -> int:
+    """Remove the lists of an article whose every item is a headline linked to another page: other
+    stories (an article's own lists are of points, not of links to pages)."""
+    lists = [el for el in root.iter("ul", "ol") if _is_headline_list(el)]
+    for el in lists:
+        el.drop_tree()
+    return len(lists)
+
+
+def _is_headline_list(el: HtmlElement) -> bool:
+    items = [child for child in el if child.tag == "li"]
+    return len(items) >= 2 and all(_is_linked_headline(item) for item in items)
+
+
+def _is_linked_headline(item: HtmlElement) -> bool:
+    headings = list(item.iter(*_HEADINGS))
+    if len(headings) != 1:
+        return False
+    heading = headings[0]
+    if " ".join(heading.text_content().split()) != " ".join(item.text_content().split()):
+        return False
+    for above in heading.iterancestors():
+        if above is item:
+            break
+        if above.tag == "a" and not (above.get("href") or "").startswith("#"):
+            return True
+    return _linked_share(heading) > _ALL_LINKS
+
+
+_LABEL_BOX_DEPTH = 3
+
+
+def _label_box(label: HtmlElement, text: str) -> HtmlElement:
+    """The outermost of the label's last-child ancestors (up to _LABEL_BOX_DEPTH) that hold no
+    text but the label's: a card grid's heading sits in a row of its own, the links in the next."""
+    box = label
+    for _ in range(_LABEL_BOX_DEPTH):
+        parent = box.getparent()
+        if box.getnext() is not None or parent is None or parent.tag in ("body", "html"):
+            break
+        if " ".join(parent.text_content().split()) != text:
+            break
+        box = parent
+    return box
+
+
+def _is_call(text: str, subject: list[str]) -> bool:
+    """The text asks the reader to sign up, subscribe or follow an account, and that is not what
+    the page is about: a call to sign up, subscribe or read a newsletter whose first word
+    ("newsletter", "subscribe") begins one of the title's words is the page's own subject."""
+    for call in _CALL.finditer(text):
+        topic = call.group("topic")
+        if topic is None:  # "follow … on Facebook" names an account, not a subject
+            return True
+        word = topic.split()[0].lower()
+        if not any(w.startswith(word) for w in subject):
+            return True
+    return False
 
 
 def _linked_share(element: HtmlElement) -> float:
