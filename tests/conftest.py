@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import shutil
+import ssl
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ from urllib.parse import parse_qsl
 import httpx
 import pytest
 import yaml
+from compose.tls import make_server_tls
 from hypothesis import settings as hypothesis_settings
 from pytest_httpserver import HTTPServer
 
@@ -191,6 +193,19 @@ def add_brave_twin(settings: dict[str, Any]) -> None:
     twin = dict(engine_entry(settings), name=TWIN_NAME, shortcut="btw")
     twin["base_url"] = twin["base_url"].replace(BRAVE_PATH, TWIN_PATH)
     settings["engines"].append(twin)
+
+
+@pytest.fixture
+def untrusted_https(tmp_path: Path) -> Iterator[HTTPServer]:
+    """An HTTPS server on 127.0.0.1, known as localhost, whose certificate comes from a throwaway
+    CA nothing trusts: every client that verifies must refuse it before sending a request."""
+    tls = make_server_tls(tmp_path, "localhost")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(tls.cert, tls.key)
+    secure = HTTPServer(host="127.0.0.1", port=0, ssl_context=context)
+    secure.start()
+    yield secure
+    secure.stop()
 
 
 @pytest.fixture

@@ -336,11 +336,13 @@ def test_a_you_may_also_like_label_and_its_links_are_left_out() -> None:
     assert SENTENCE.strip() in text  # the article is kept
 
 
+def linked_headlines(headline: str, count: int) -> str:
+    """List items, each a heading linked to another story: other stories' cards."""
+    return "".join(f'<li><a href="/story{i}"><h3>{headline}, number {i}</h3></a></li>' for i in range(count))
+
+
 def test_a_you_may_also_like_heading_in_a_row_of_its_own_and_its_cards_are_left_out() -> None:
-    cards = "".join(
-        f'<li><a href="/story{i}"><h3>Another story about the city, number {i}</h3></a></li>'
-        for i in range(3)
-    )
+    cards = linked_headlines("Another story about the city", 3)
     block = f'<section><div class="row"><div><h2>You may also like</h2></div></div><div class="row"><ul>{cards}</ul></div></section>'
     text = extract_page(article_with(block)).text
     assert "You may also like" not in text
@@ -357,10 +359,7 @@ def test_a_closing_heading_with_next_to_nothing_under_it_is_left_out() -> None:
 
 
 def test_a_list_of_linked_headlines_inside_an_article_is_left_out() -> None:
-    items = "".join(
-        f'<li><a href="/story{i}"><h3>Another story about the city budget, number {i}</h3></a></li>'
-        for i in range(4)
-    )
+    items = linked_headlines("Another story about the city budget", 4)
     text = extract_page(article_with(f"<ul>{items}</ul>")).text
     assert "Another story" not in text
     assert SENTENCE.strip() in text  # the article is kept

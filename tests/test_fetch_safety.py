@@ -8,13 +8,10 @@ these tests allow exactly that address through the public setting, LLMWEB_FETCH_
 from __future__ import annotations
 
 import base64
-import ssl
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-from compose.tls import make_server_tls
 from pytest_httpserver import HTTPServer
 
 from llmweb.errors import BlockedAddress, InvalidInput, RedirectRefused, Unreachable
@@ -214,21 +211,13 @@ def test_non_web_schemes_are_refused_before_anything_is_fetched(url: str) -> Non
 
 
 def test_every_fetch_verifies_the_certificate_though_they_share_one_tls_context(
-    allow_test_servers: None, server: HTTPServer, tmp_path: Path
+    allow_test_servers: None, server: HTTPServer, untrusted_https: HTTPServer
 ) -> None:
-    tls = make_server_tls(tmp_path, "localhost")  # its CA is nobody's: no fetch may trust it
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(tls.cert, tls.key)
-    secure = HTTPServer(host="127.0.0.1", port=0, ssl_context=context)
-    secure.expect_request("/page").respond_with_data(TEXT, content_type="text/plain")
-    secure.start()
-    try:
-        for _ in range(2):  # the second fetch reuses the context the first one built
-            with pytest.raises(Unreachable) as caught:
-                web_fetch(f"https://localhost:{secure.port}/page")
-            assert "CERTIFICATE_VERIFY_FAILED" in str(caught.value)
-            server.expect_request("/plain").respond_with_data(TEXT, content_type="text/plain")
-            assert TEXT in web_fetch(server.url_for("/plain")).text
-        assert secure.log == []  # the handshake failed: no request was ever sent
-    finally:
-        secure.stop()
+    untrusted_https.expect_request("/page").respond_with_data(TEXT, content_type="text/plain")
+    for _ in range(2):  # the second fetch reuses the context the first one built
+        with pytest.raises(Unreachable) as caught:
+            web_fetch(f"https://localhost:{untrusted_https.port}/page")
+        assert "CERTIFICATE_VERIFY_FAILED" in str(caught.value)
+        server.expect_request("/plain").respond_with_data(TEXT, content_type="text/plain")
+        assert TEXT in web_fetch(server.url_for("/plain")).text
+    assert untrusted_https.log == []  # the handshake failed: no request was ever sent

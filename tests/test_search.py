@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import socket
-import ssl
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from compose.tls import make_server_tls
 from conftest import (
     BRAVE_PATH,
     ENGINE_NAME,
@@ -250,17 +247,11 @@ def test_duplicate_urls_are_returned_once() -> None:
     assert [r.title for r in response.results] == ["first", "other"]
 
 
-def test_a_searxng_behind_a_certificate_nobody_trusts_is_refused_every_time(tmp_path: Path) -> None:
-    tls = make_server_tls(tmp_path, "localhost")  # its CA is nobody's
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(tls.cert, tls.key)
-    secure = HTTPServer(host="127.0.0.1", port=0, ssl_context=context)
-    secure.expect_request("/search").respond_with_json({"results": []})
-    secure.start()
-    try:
-        for _ in range(2):  # the second search reuses the TLS context the first one built
-            with pytest.raises(SearchUnavailable, match="ConnectError"):
-                web_search("python", searxng_url=f"https://localhost:{secure.port}")
-        assert secure.log == []  # no request got past the handshake
-    finally:
-        secure.stop()
+def test_a_searxng_behind_a_certificate_nobody_trusts_is_refused_every_time(
+    untrusted_https: HTTPServer,
+) -> None:
+    untrusted_https.expect_request("/search").respond_with_json({"results": []})
+    for _ in range(2):  # the second search reuses the TLS context the first one built
+        with pytest.raises(SearchUnavailable, match="ConnectError"):
+            web_search("python", searxng_url=f"https://localhost:{untrusted_https.port}")
+    assert untrusted_https.log == []  # no request got past the handshake
