@@ -20,7 +20,7 @@ from typing import Any
 from llmweb.errors import LlmwebError, NeedsJavaScript
 from llmweb.fetch import FetchResult, limits
 from llmweb.fetch.window import clip
-from llmweb.research import ResearchResult
+from llmweb.research import ResearchPassage, ResearchResult, passage_place
 from llmweb.search import SearchRequest, SearchResponse, SearchResult
 
 SEARCH_TOOL = "web_search"
@@ -226,9 +226,11 @@ def _fenced_address(result: FetchResult) -> list[str]:
 
 
 def render_research(result: ResearchResult, *, nonce: str | None = None) -> str:
-    """Passages from several pages, best first: their words inside one untrusted-text fence,
-    each headed by a label carrying the nonce; outside it, in llmweb's words and values only
-    (the address asked for, numbers, an ISO date), where each came from and how to read on.
+    """Passages from several pages, grouped by page (the page with the best passage first, each
+    page's best passage first): their words inside one untrusted-text fence, each page and each
+    passage headed by a label carrying the nonce; outside it, in llmweb's words and values only
+    (the address asked for, numbers, an ISO date), each page's address once with where each of
+    its passages lies, and the call that reads on.
 
     The answer is at most ``result.max_chars`` long: passages that would pass it are left
     out from the last (web_research's packing leaves room, so this seldom happens).
@@ -242,12 +244,13 @@ def render_research(result: ResearchResult, *, nonce: str | None = None) -> str:
         passages.pop()
 
 
-def _render_research(result: ResearchResult, passages: list[Any], nonce: str) -> str:
-    pages = len({p.url for p in passages})
+def _render_research(result: ResearchResult, passages: list[ResearchPassage], nonce: str) -> str:
+    pages = _by_page(passages)
     count = len(passages)
-    lines = [
-        f"Research on {_quote(result.question)}: searched {'; then '.join(map(_quote, result.searches))}."
-    ]
+    searched = [s for s in result.searches if s != result.question]
+    said = "it as it stands" if len(searched) < len(result.searches) else ""
+    said = "; then ".join(filter(None, [said, *map(_quote, searched)]))
+    lines = [f"Research on {_quote(result.question)}: searched {said}."]
     if not passages:
         lines.append(
             f"No passage of the {result.pages_read} page{'s' if result.pages_read != 1 else ''} read answers it. "
@@ -255,39 +258,51 @@ def _render_research(result: ResearchResult, passages: list[Any], nonce: str) ->
         )
     else:
         lines += [
-            f"{count} passage{'s' if count != 1 else ''} from {pages} of the {result.pages_read} pages read, "
-            f'best first. Each passage starts with a line "--- passage N {nonce} ---"; where each comes from '
-            "is listed after the text.",
+            f"{count} passage{'s' if count != 1 else ''} from {len(pages)} of the {result.pages_read} pages read, "
+            f'best page first, each page\'s best passage first. Labels: "=== page N {nonce} ===" then the '
+            f'page\'s title; "--- passage N {nonce} ---" then its headings. Addresses follow the text.',
             UNTRUSTED_NOTE.replace("the web page", "the web pages"),
             f"<<<BEGIN UNTRUSTED PAGE TEXT {nonce}>>>",
         ]
-        for number, passage in enumerate(passages, 1):
-            place = " › ".join(_one_line(h) for h in passage.headings)
-            title = _one_line(passage.title or "")
-            if passage.headings and _one_line(passage.headings[0]) == title:
-                title = ""  # the page's first heading is its title: said once
-            where = " · ".join(part for part in (title, place) if part)
-            lines.append(f"--- passage {number} {nonce} ---")
-            if where:
-                lines.append(neutralise_markers(where))
-            lines += [neutralise_markers(passage.text).strip("\n"), ""]
+        for page_number, (_, group) in enumerate(pages, 1):
+            title = _one_line(group[0][1].title or "")
+            lines.append(f"=== page {page_number} {nonce} ===")
+            if title:
+                lines.append(neutralise_markers(title))
+            for number, passage in group:
+                lines.append(f"--- passage {number} {nonce} ---")
+                place = passage_place(passage.headings, title, passage.text)
+                if place:
+                    lines.append(neutralise_markers(place))
+                lines += [neutralise_markers(passage.text).strip("\n"), ""]
         lines[-1] = f"<<<END UNTRUSTED PAGE TEXT {nonce}>>>"
-        lines.append("Sources, and how to read on from each passage:")
-        for number, passage in enumerate(passages, 1):
+        lines.append(f"Sources; {FETCH_TOOL} with a page's address and a passage's start reads on from it:")
+        for page_number, (url, group) in enumerate(pages, 1):
+            first = group[0][1]
             date = (
-                f", published {passage.published}"
-                if passage.published and _ISO_DATE.fullmatch(passage.published)
+                f", published {first.published}"
+                if first.published and _ISO_DATE.fullmatch(first.published)
                 else ""
             )
-            call = json.dumps({"url": passage.url, "start": passage.start}, ensure_ascii=False)
+            places = ", ".join(f"{n}: {p.start}–{p.end}" for n, p in group)
+            call = json.dumps({"url": url, "start": first.start}, ensure_ascii=False)
             lines.append(
-                f"{number}. {_one_line(neutralise_markers(passage.url))}, characters {passage.start}–{passage.end}"
-                f"{date}: {FETCH_TOOL} {call}"
+                f"Page {page_number}: {_one_line(neutralise_markers(url))}{date}; characters of passage {places}; "
+                f"from passage {group[0][0]}: {FETCH_TOOL} {call}"
             )
     if result.unread:
         unread = "; ".join(f"{_one_line(neutralise_markers(u.url))} ({u.reason})" for u in result.unread)
         lines.append(f"Not read: {unread}.")
     return "\n".join(lines)
+
+
+def _by_page(passages: list[ResearchPassage]) -> list[tuple[str, list[tuple[int, ResearchPassage]]]]:
+    """The passages under their pages, in the order each page first appears, numbered from 1 as shown."""
+    groups: dict[str, list[ResearchPassage]] = {}
+    for passage in passages:
+        groups.setdefault(passage.url, []).append(passage)
+    numbers = iter(range(1, len(passages) + 1))
+    return [(url, [(next(numbers), p) for p in group]) for url, group in groups.items()]
 
 
 def neutralise_markers(text: str) -> str:

@@ -44,7 +44,7 @@ from llmweb.search import MAX_QUERY_CHARS, SearchResponse, SearchResult, TimeRan
 
 # What fits a 4,096-token window with room to answer: the system prompt (631 tokens) and the three
 # tools' definitions (1,162, cl100k_base) take about 1,800, the question and an answer about 800,
-# which leaves about 1,500. The research bench's answers at 6,000 characters cost a median 1,454
+# which leaves about 1,500. The research bench's answers at 6,000 characters cost a median 1,447
 # tokens, frame included (documentation runs near 4 characters a token). A client that sends
 # no tool definitions, or a larger window, can ask for more.
 DEFAULT_MAX_CHARS = 6_000
@@ -55,9 +55,17 @@ MAX_SOURCES = 10
 # One deadline for the whole call: the search, then every page read in parallel.
 DEFAULT_TIMEOUT = 20.0
 SEARCH_SHARE = 0.4  # the most of the deadline the search may take, so pages still get time
-# What each passage costs beyond its text in the answer a model reads: its label inside the
-# fence and its source line with the call that reads on (twice the address), see render.
-PASSAGE_FRAME_CHARS = 120
+# What the answer a model reads spends beyond the pages' words (see render_research): passages
+# are grouped by page, so a page's label, title and source line (the address twice: as it stands
+# and in the call that reads on) are paid once, and each passage only its label, the headings
+# its title and first line do not already say, and its start and end in the source line.
+PAGE_FRAME_CHARS = 120
+PASSAGE_FRAME_CHARS = 55
+# Each passage after the first is priced this much above what it adds, so that the default budget's
+# answer costs the tokens it was set for (research bench, tuned half: median 1,455 cl100k tokens
+# at 40, 1,547 at 0, against main's 1,466 before passages were grouped by page) rather than filling
+# max_chars; the first passage is not, so that a small budget still gets one.
+PASSAGE_MARGIN_CHARS = 40
 # The answer's frame: the question, the counts, the untrusted-text note and markers, the unread.
 ANSWER_FRAME_CHARS = 500
 UNREAD_LINE_CHARS = 60  # plus the address
@@ -67,6 +75,8 @@ UNREAD_LINE_CHARS = 60  # plus the address
 DUPLICATE_SHARE = 0.8
 _SHINGLE = 5
 _WORD = re.compile(r"\w+")
+_HEADING_LINE = re.compile(r"#{1,6}[ \t]+([^\n]*?)[ \t]*#*[ \t]*(?:\n|$)")
+_MARKS = str.maketrans("", "", "`*_")
 
 
 class ResearchRequest(BaseModel):
@@ -137,13 +147,16 @@ class UnreadResult(BaseModel):
 
 
 class ResearchResult(BaseModel):
-    """What web_research returns: the passages best first, and the results that gave none."""
+    """What web_research returns: the passages by page (the page with the best passage first, each
+    page's best passage first), and the results that gave none."""
 
     model_config = ConfigDict(frozen=True)
 
     question: str
     searches: tuple[str, ...] = Field(description="The queries searched, in order.")
-    passages: tuple[ResearchPassage, ...]
+    passages: tuple[ResearchPassage, ...] = Field(
+        description="By page, the page with the best passage first; each page's best passage first."
+    )
     unread: tuple[UnreadResult, ...] = Field(description="Results that could not be read, with the reason.")
     unused: tuple[UnreadResult, ...] = Field(
         default=(),
@@ -176,7 +189,7 @@ def web_research(
     resolver: transport.Resolver = transport.system_resolver,
 ) -> ResearchResult:
     """Search for ``question``, read the top ``sources`` results at once, return the passages
-    that answer it best across them, packed into ``max_chars``, best first.
+    that answer it best across them, packed into ``max_chars``, by page and best first.
 
     ``timeout`` bounds the whole call: the search gets at most part of it, the pages the rest,
     each read by web_fetch's bounded worker. ``allow`` and ``resolver`` are web_fetch's.
@@ -269,7 +282,7 @@ def _readable(results: Sequence[SearchResult]) -> list[SearchResult]:
 
 
 def _frame(question: str, unread: Sequence[UnreadResult]) -> int:
-    """What the answer's frame takes (the question stands in it twice when searched again)."""
+    """What the answer's frame takes (with room for the question's keywords when searched again)."""
     return ANSWER_FRAME_CHARS + 3 * len(question) + sum(UNREAD_LINE_CHARS + len(u.url) for u in unread)
 
 
@@ -356,8 +369,8 @@ def unread_reason(error: LlmwebError) -> str:
 def choose(
     pages: Sequence[_Page], question: str, room: int
 ) -> tuple[list[ResearchPassage], list[tuple[_Page, str]]]:
-    """The best passages of all pages that fit in ``room`` characters (frames counted), best
-    first, and the pages none of whose passages shares a term with the question."""
+    """The best passages of all pages that fit in ``room`` characters (frames counted: a page's
+    once, with its first passage), by page and best first, and the pages read but not cited."""
     ranked = rank_pages([p.text for p in pages], question)
     top = max((float(scores.max(initial=0.0)) for _, scores in ranked), default=0.0)
     candidates: list[tuple[float, int, int]] = []  # (score, page, passage)
@@ -366,17 +379,19 @@ def choose(
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     taken: list[tuple[float, int, Span]] = []
     shingles: list[tuple[int, set[int]]] = []  # (page, shingles) of each passage taken
+    used: set[int] = set()
     left = room
     for score, page_index, i in candidates:
         if score < RELATIVE_FLOOR * top or left < PASSAGE_FRAME_CHARS * 2:
             break
         page, span = pages[page_index], ranked[page_index][0][i]
-        cost = _cost(page, span)
+        frame = _frame_cost(page, span, page_index not in used) + (PASSAGE_MARGIN_CHARS if taken else 0)
+        cost = span.end - span.start + frame
         if cost > left:
             if taken:
                 continue
-            span = _cut(page.text, span, left - (cost - (span.end - span.start)))
-            cost = _cost(page, span)
+            span = _cut(page.text, span, left - frame)
+            cost = span.end - span.start + frame
             if span.end <= span.start or cost > left:
                 continue
         own = _shingles(page.text[span.start : span.end])
@@ -384,9 +399,9 @@ def choose(
             continue
         shingles.append((page_index, own))
         taken.append((score, page_index, span))
+        used.add(page_index)
         left -= cost
-    passages = [_passage(pages[page_index], span, score) for score, page_index, span in _joined(taken)]
-    used = {page_index for _, page_index, _ in taken}
+    passages = [_passage(pages[page_index], span, score) for score, page_index, span in _grouped(taken)]
     unmatched = [
         (page, "no passage matches the question" if float(scores.max(initial=0.0)) <= 0 else
          "its passages ranked below the others'")
@@ -396,9 +411,31 @@ def choose(
     return passages, unmatched
 
 
-def _cost(page: _Page, span: Span) -> int:
-    place = sum(len(h) + 3 for h in span.headings) + len(page.fetched.title or page.result.title)
-    return span.end - span.start + PASSAGE_FRAME_CHARS + 2 * len(page.fetched.requested_url) + place
+def _frame_cost(page: _Page, span: Span, first_of_page: bool) -> int:
+    """What a passage costs in the answer beyond its text; the first of a page pays for the page."""
+    title = page.fetched.title or page.result.title
+    cost = PASSAGE_FRAME_CHARS + len(passage_place(span.headings, title, page.text[span.start : span.end]))
+    if first_of_page:
+        cost += PAGE_FRAME_CHARS + 2 * len(page.fetched.requested_url) + len(title)
+    return cost
+
+
+def passage_place(headings: Sequence[str], title: str | None, text: str) -> str:
+    """The heading path a passage is shown under, less what its page's title and its own first
+    line already say (the page's first heading is mostly its title; a passage mostly opens with
+    its own heading)."""
+    path = [" ".join(h.split()) for h in headings]
+    if path and _plain(path[0]) == _plain(title or ""):
+        path = path[1:]
+    opening = _HEADING_LINE.match(text.lstrip("\n"))
+    if path and opening and _plain(opening.group(1)) == _plain(path[-1]):
+        path = path[:-1]
+    return " › ".join(path)
+
+
+def _plain(text: str) -> str:
+    """A heading or title as words, without the markdown marks one of them may carry (`code`)."""
+    return " ".join(text.translate(_MARKS).split())
 
 
 def _cut(text: str, span: Span, room: int) -> Span:
@@ -409,6 +446,15 @@ def _cut(text: str, span: Span, room: int) -> Span:
     cut = text.rfind("\n", span.start + room // 2, limit)
     end = cut if cut != -1 else sentence_end(text, span.start, limit)
     return Span(span.start, end, span.headings)
+
+
+def _grouped(taken: list[tuple[float, int, Span]]) -> list[tuple[float, int, Span]]:
+    """The passages by page, the page with the best passage first, each page's best first."""
+    joined = _joined(taken)
+    first: dict[int, int] = {}
+    for place, (_, page_index, _) in enumerate(joined):
+        first.setdefault(page_index, place)
+    return sorted(joined, key=lambda t: first[t[1]])  # stable: best first within a page
 
 
 def _joined(taken: list[tuple[float, int, Span]]) -> list[tuple[float, int, Span]]:
@@ -461,6 +507,7 @@ __all__ = [
     "ResearchRequest",
     "ResearchResult",
     "UnreadResult",
+    "passage_place",
     "unread_reason",
     "web_research",
 ]

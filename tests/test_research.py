@@ -255,6 +255,44 @@ def test_each_passage_label_carries_the_nonce(
     assert labels == [(str(n), "0123abcd") for n in range(1, len(result.passages) + 1)]
 
 
+VALKEY_TWICE = manual(
+    "Valkey manual",
+    {"Persistence": "Valkey writes its snapshot every 300 seconds when at least 10 keys changed.",
+     "Other topic 9": FILLER,
+     "Restarts": "After a restart Valkey reads the snapshot back, so the counters survive it."},
+)  # fmt: skip
+
+
+def test_the_passages_of_one_page_stand_together_and_its_address_is_said_once(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    valkey, caddy = serve(pages, "/valkey", VALKEY_TWICE), serve(pages, "/caddy", CADDY_PAGE)
+    search_finds(brave, valkey, caddy)
+    result = research(searxng, QUESTION)
+    urls = [p.url for p in result.passages]
+    assert urls.count(valkey) >= 2 and caddy in urls
+    assert urls == sorted(urls, key=urls.index)  # no page comes back after another's passage
+    text = render_research(result, nonce="0123abcd")
+    assert re.findall(r"^=== page (\d+) 0123abcd ===$", text, re.MULTILINE) == ["1", "2"]
+    for url in (valkey, caddy):  # once as the source, once in the call that reads on
+        assert text.count(url) == 2
+    for passage in result.passages:
+        assert f"{passage.start}–{passage.end}" in text
+
+
+def test_a_heading_path_leaves_out_what_the_title_and_the_passage_already_say(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE))
+    result = research(searxng, QUESTION)
+    [best, *_] = result.passages
+    assert best.headings == ("Valkey manual", "Persistence") and best.text.startswith("## Persistence")
+    text = render_research(result, nonce="0123abcd")
+    label = text.index("--- passage 1 0123abcd ---\n")
+    assert text[label:].split("\n")[1] == "## Persistence"  # no path line: the title is said above
+    assert "Valkey manual › Persistence" not in text
+
+
 def test_the_cli_prints_the_tools_text_and_json_and_exits_1_when_nothing_answers(
     searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
 ) -> None:
