@@ -151,6 +151,111 @@ def test_a_redirect_to_a_non_web_scheme_is_not_followed(allow_test_servers: None
     assert "not an http or https address" in str(caught.value)
 
 
+# A redirect stub as rustdoc writes one for each macro (std/macro.println!.html)
+STUB = """<!DOCTYPE html>
+<html lang="en">
+<head>
+    <meta http-equiv="refresh" content="0;URL={target}">
+    <title>Redirection</title>
+</head>
+<body>
+    <p>Redirecting to <a href="{target}">{target}</a>...</p>
+    <script>location.replace("{target}" + location.search + location.hash);</script>
+</body>
+</html>"""
+ARTICLE = (
+    "<html><head><title>Macro println</title></head><body><main><h1>Macro println</h1>"
+    + "".join(
+        f"<p>Prints to the standard output, with a newline, paragraph {n}: on all platforms the newline "
+        "is the line feed character alone, and no carriage return is printed.</p>"
+        for n in range(6)
+    )
+    + "</main></body></html>"
+)
+
+
+def stub(server: HTTPServer, path: str, target: str, *, refresh: str | None = None) -> None:
+    body = (
+        STUB.format(target=target) if refresh is None else STUB.replace('content="0;URL={target}"', refresh)
+    )
+    server.expect_request(path).respond_with_data(body, content_type="text/html; charset=utf-8")
+
+
+def test_a_page_that_only_refreshes_to_another_is_read_there(
+    allow_test_servers: None, server: HTTPServer
+) -> None:
+    stub(server, "/std/macro.println!.html", "macro.println.html")
+    server.expect_request("/std/macro.println.html").respond_with_data(ARTICLE, content_type="text/html")
+    result = web_fetch(server.url_for("/std/macro.println!.html"))
+    assert "Prints to the standard output, with a newline, paragraph 5" in result.text
+    assert (result.url, result.redirected) == (server.url_for("/std/macro.println.html"), True)
+
+
+def test_a_refresh_header_is_followed_like_the_tag(allow_test_servers: None, server: HTTPServer) -> None:
+    server.expect_request("/old").respond_with_data("Moved.", headers={"Refresh": "2; url=/new"})
+    server.expect_request("/new").respond_with_data(ARTICLE, content_type="text/html")
+    assert web_fetch(server.url_for("/old")).url == server.url_for("/new")
+
+
+@pytest.mark.parametrize(
+    "refresh",
+    [
+        'content="600;URL=/logout"',  # a session's end, long after the page was read
+        'content="0;URL=/std/stub.html#top"',  # the page itself
+        'content="30"',  # a reload
+        'content="0;URL=javascript:go()"',  # no web address
+    ],
+)
+def test_a_refresh_that_is_no_redirect_leaves_the_page_as_it_is(
+    allow_test_servers: None, server: HTTPServer, refresh: str
+) -> None:
+    server.expect_request("/std/stub.html").respond_with_data(
+        ARTICLE.replace("<head>", f'<head><meta http-equiv="refresh" {refresh}>'), content_type="text/html"
+    )
+    result = web_fetch(server.url_for("/std/stub.html"))
+    assert "paragraph 5" in result.text
+    assert [request.path for request, _ in server.log] == ["/std/stub.html"]
+
+
+def test_a_refresh_for_browsers_without_scripts_is_left_alone(
+    allow_test_servers: None, server: HTTPServer
+) -> None:
+    page = ARTICLE.replace(
+        "<head>", '<head><noscript><meta http-equiv="refresh" content="0; url=/nojs"></noscript>'
+    )
+    server.expect_request("/app").respond_with_data(page, content_type="text/html")
+    assert "paragraph 5" in web_fetch(server.url_for("/app")).text
+    assert [request.path for request, _ in server.log] == ["/app"]
+
+
+def test_a_refresh_to_a_blocked_address_is_refused_as_a_redirect_is(
+    allow_test_servers: None, server: HTTPServer
+) -> None:
+    stub(server, "/start", f"http://127.0.0.2:{server.port}/page")
+    with pytest.raises(BlockedAddress) as caught:
+        web_fetch(server.url_for("/start"))
+    assert str(caught.value).startswith(
+        f"{server.url_for('/start')} redirected to an address that resolves to 127.0.0.2"
+    )
+
+
+def test_refreshes_and_redirects_count_together_towards_the_limit(
+    allow_test_servers: None, server: HTTPServer
+) -> None:
+    for hop in range(6):  # redirect, refresh, redirect, refresh, ...: six hops in all
+        if hop % 2:
+            stub(server, f"/hop/{hop}", f"/hop/{hop + 1}")
+        else:
+            redirect(server, f"/hop/{hop}", f"/hop/{hop + 1}")
+    server.expect_request("/hop/6").respond_with_data(TEXT, content_type="text/plain")
+    with pytest.raises(RedirectRefused) as caught:
+        web_fetch(server.url_for("/hop/0"))
+    assert "redirected more than 5 times" in str(caught.value)
+    assert "/hop/6" not in [request.path for request, _ in server.log]
+    server.clear_log()
+    assert web_fetch(server.url_for("/hop/1")).url == server.url_for("/hop/6")  # five hops are followed
+
+
 def with_credentials(url: str) -> str:
     return url.replace("http://", "http://reader:s3cret@")
 

@@ -15,6 +15,14 @@ TIMEOUT_SECONDS = 20.0
 turning the body into text (HTML extraction, PDF text), which runs in a worker killed at it."""
 
 MAX_REDIRECTS = 5
+"""HTTP redirects and refreshes (:mod:`.net.refresh`) together."""
+
+REFRESH_MAX_DELAY = 10
+"""Seconds: a page refreshing to another address within this is a redirect stub, followed; a
+later refresh (a session's end, a slideshow's next page) is left alone."""
+
+REFRESH_SCAN_BYTES = 65_536
+"""How much of a page's start is searched for ``<meta http-equiv="refresh">``: its head."""
 
 MAX_PDF_PAGES = 50
 """Pages of a PDF whose text is read; the result says when a document was cut."""

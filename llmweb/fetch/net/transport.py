@@ -52,6 +52,7 @@ from llmweb.fetch.net.inflate import (
     TooManyCodings,
     UnknownEncoding,
 )
+from llmweb.fetch.net.refresh import refresh_target
 from llmweb.fetch.net.rewrite import address_problem
 from llmweb.tls import tls_context
 
@@ -411,13 +412,23 @@ def fetch(
     first = journey.first  # without credentials, which messages must not repeat
     try:
         with client:
-            response = client.send(client.build_request("GET", start), stream=True)
-            try:
-                error = response.status_code >= 400
-                cap = min(max_bytes, limits.ERROR_BODY_BYTES) if error else max_bytes
-                body = _read_body(response, cap, deadline, journey.first, truncate=error)
-            finally:
-                response.close()
+            request = client.build_request("GET", start)
+            while True:
+                response = client.send(request, stream=True)
+                try:
+                    error = response.status_code >= 400
+                    cap = min(max_bytes, limits.ERROR_BODY_BYTES) if error else max_bytes
+                    body = _read_body(response, cap, deadline, journey.first, truncate=error)
+                finally:
+                    response.close()
+                # a page that only sends the reader on (.refresh) is one more redirect, under the same limits
+                target = None if error else journey.refresh(response, body)
+                if target is None:
+                    break
+                client.max_redirects = max_redirects - journey.redirects - 1  # the total stays max_redirects
+                if client.max_redirects < 0:
+                    raise httpx.TooManyRedirects("refreshed past the limit")
+                request = client.build_request("GET", target)
         return Fetched(journey.here, response.status_code, response.headers, body, journey.redirects)
     except AddressRefused as exc:
         raise BlockedAddress(_blocked_message(journey, exc.refusal), first) from None
@@ -525,6 +536,27 @@ class _Journey:
                 self.first,
             )
         self.redirecting = True
+
+    def refresh(self, response: httpx.Response, body: bytes) -> httpx.URL | None:
+        """Where a page sends the reader at once (:mod:`.refresh`), when it is another http or
+        https address with a usable host; None to read the page itself."""
+        written = refresh_target(response.headers.get("content-type"), response.headers.get("refresh"), body)
+        if written is None:
+            return None
+        try:
+            target = response.request.url.join(written)
+        except (httpx.InvalidURL, ValueError, UnicodeError):
+            return None
+        if (
+            target.scheme not in ("http", "https")
+            or not target.raw_host
+            or address_problem(target) is not None
+        ):
+            return None  # a refresh to no web address is none a reader could follow: the page stands
+        if target.copy_with(fragment=None) == response.request.url.copy_with(fragment=None):
+            return None  # a refresh of the page itself reloads it
+        self.redirecting = True
+        return target
 
 
 def _shown(url: httpx.URL) -> str:
