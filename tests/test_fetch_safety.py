@@ -17,6 +17,7 @@ from pytest_httpserver import HTTPServer
 from llmweb.errors import BlockedAddress, InvalidInput, RedirectRefused, Unreachable
 from llmweb.fetch import web_fetch
 from llmweb.fetch.net.addresses import parse_allow_list
+from llmweb.fetch.net.refresh import refresh_target
 from llmweb.fetch.net.transport import AddressRefused, Deadline, PinnedTransport, resolve_public_address
 
 TEXT = "A plain text page served on loopback for the fetcher's safety tests."
@@ -228,6 +229,30 @@ def test_a_refresh_for_browsers_without_scripts_is_left_alone(
     assert [request.path for request, _ in server.log] == ["/app"]
 
 
+# Javadoc 8's index.html: two narrow lists beside the class frame
+FRAMESET = """<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Frameset//EN" "http://www.w3.org/TR/html4/frameset.dtd">
+<html lang="en"><head><title>Overview (Java Platform SE 8)</title>
+<script type="text/javascript">tmpTargetPage = "" + window.location.search;</script></head>
+<frameset cols="20%,80%" title="Documentation frame" onload="top.loadFrames()">
+<frameset rows="30%,70%" title="Left frames" onload="top.loadFrames()">
+<frame src="overview-frame.html" name="packageListFrame" title="All Packages">
+<frame src="allclasses-frame.html" name="packageFrame" title="All classes and interfaces">
+</frameset>
+<frame src="overview-summary.html" name="classFrame" title="Package, class and interface descriptions">
+<noframes><h2>Frame Alert</h2><p>This document is designed to be viewed using the frames feature.</p></noframes>
+</frameset>
+</html>"""
+
+
+def test_a_frameset_page_is_read_in_its_largest_frame(allow_test_servers: None, server: HTTPServer) -> None:
+    server.expect_request("/api/index.html").respond_with_data(FRAMESET, content_type="text/html")
+    server.expect_request("/api/overview-summary.html").respond_with_data(ARTICLE, content_type="text/html")
+    result = web_fetch(server.url_for("/api/index.html"))
+    assert "paragraph 5" in result.text
+    assert result.url == server.url_for("/api/overview-summary.html")
+    assert [request.path for request, _ in server.log] == ["/api/index.html", "/api/overview-summary.html"]
+
+
 def test_a_refresh_to_a_blocked_address_is_refused_as_a_redirect_is(
     allow_test_servers: None, server: HTTPServer
 ) -> None:
@@ -326,3 +351,17 @@ def test_every_fetch_verifies_the_certificate_though_they_share_one_tls_context(
         server.expect_request("/plain").respond_with_data(TEXT, content_type="text/plain")
         assert TEXT in web_fetch(server.url_for("/plain")).text
     assert untrusted_https.log == []  # the handshake failed: no request was ever sent
+
+
+@pytest.mark.parametrize(
+    ("head", "target"),
+    [
+        (b'<frameset rows="100,*"><frame src="top.html"><frame src="main.html"></frameset>', "main.html"),
+        (b'<frameset cols="1*,3*"><frame src="menu.html"><frame src="text.html"></frameset>', "text.html"),
+        (b'<head><script>w("<frameset><frame src=ad.html>")</script></head><body><p>Text</p>', None),
+        (b'<head><script>w("<meta http-equiv=refresh content=0;url=/ad>")</script></head><body>', None),
+        (b"<body><p>A page first</p><frameset><frame src=a.html></frameset>", None),
+    ],
+)
+def test_where_a_page_sends_the_reader(head: bytes, target: str | None) -> None:
+    assert refresh_target("text/html", None, head) == target

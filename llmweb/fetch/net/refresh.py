@@ -1,4 +1,4 @@
-"""A page that sends the reader on: ``<meta http-equiv="refresh">`` or a ``Refresh`` header. Pure.
+"""A page that sends the reader on: a refresh, a ``Refresh`` header, a frameset. Pure.
 
 A browser follows ``<meta http-equiv="refresh" content="0; url=new.html">`` as it follows a
 redirect, and many pages exist only to say that: rustdoc's ``macro.println!.html`` beside
@@ -18,6 +18,12 @@ MetaRefreshMiddleware leaves it. Only the head of the page is looked at
 
 The content is read as the HTML standard's "shared declarative refresh steps" read it: a delay
 in seconds, then ``;`` or ``,``, then the address, with or without ``url=``, quoted or not.
+
+A frameset document (``<frameset>`` where the body would be, as Javadoc 8's ``index.html`` and
+older sites are written) holds no text of its own either: a browser shows its frames, the
+largest of them the content (Javadoc's class frame beside two narrow lists; a site's page beside
+its menu frame). The largest frame, by the shares its framesets' ``cols`` and ``rows`` give it
+(:func:`frame_shares`), is followed like a refresh.
 """
 
 from __future__ import annotations
@@ -34,6 +40,9 @@ _CONTENT = re.compile(
     r"""\s*(\d*)(?:\.[\d.]*)?\s*[;,]?\s*(?:url\s*=\s*)?(?:"([^"]*)"?|'([^']*)'?|(.*))""",
     re.IGNORECASE | re.DOTALL,
 )
+_SCRIPT = re.compile(rb"<script\b", re.IGNORECASE)
+_SCRIPT_END = re.compile(rb"</script\s*>", re.IGNORECASE)
+_FRAMES = re.compile(rb"<(/?)(frameset|frame|body)\b", re.IGNORECASE)
 _MAX_TAG_BYTES = 2048  # a meta tag longer than this is no refresh a browser would act on either
 
 
@@ -49,7 +58,22 @@ def refresh_target(content_type: str | None, refresh_header: str | None, body: b
             return target
     if content_type is not None and "html" not in content_type.lower():
         return None
-    return _meta_refresh(body[: limits.REFRESH_SCAN_BYTES])
+    head = _without_scripts(body[: limits.REFRESH_SCAN_BYTES])
+    return _meta_refresh(head) or _main_frame(head)
+
+
+def _without_scripts(head: bytes) -> bytes:
+    """``head`` with its scripts' text left out: a tag written in a script is no tag of the page."""
+    kept: list[bytes] = []
+    position = 0
+    for match in _SCRIPT.finditer(head):
+        if match.start() < position:
+            continue  # inside a script already cut
+        kept.append(head[position : match.start()])
+        end = _SCRIPT_END.search(head, match.end())
+        position = end.end() if end else len(head)
+    kept.append(head[position:])
+    return b"".join(kept)
 
 
 def parse_refresh(content: str) -> str | None:
@@ -97,3 +121,80 @@ def _inside_noscript(marks: list[tuple[int, bool]], position: int) -> bool:
             break
         depth = depth + 1 if opens else max(depth - 1, 0)
     return depth > 0
+
+
+def _main_frame(head: bytes) -> str | None:
+    """The address of a frameset document's largest frame, or None for a page with a body."""
+    tags: list[tuple[str, dict[str, str]]] = []  # ("frameset" | "/frameset" | "frame", attributes)
+    for match in _FRAMES.finditer(head):
+        name = match.group(2).lower().decode()
+        if name == "body":
+            if not tags:
+                return None  # a body first: the frames, if any, are not what a browser shows
+            continue
+        end = head.find(b">", match.end(), match.end() + _MAX_TAG_BYTES)
+        if end == -1:
+            break
+        tags.append(("/" + name if match.group(1) else name, _attributes(head[match.end() : end])))
+    shares = frame_shares(tags)
+    if not shares:
+        return None
+    source = max(shares, key=lambda s: s[0])[1]  # the first of equals
+    return source or None
+
+
+def frame_shares(tags: list[tuple[str, dict[str, str]]]) -> list[tuple[float, str]]:
+    """Each frame's share of the window (0 to 1) and its ``src``, from the framesets' ``cols``
+    and ``rows`` (percentages, pixels of a 1,000-pixel window, ``*`` for what is left)."""
+    shares: list[tuple[float, str]] = []
+    stack: list[
+        tuple[list[float], int, float]
+    ] = []  # (the shares of a frameset's cells, cells used, its share)
+
+    def next_cell() -> float:
+        if not stack:
+            return 1.0
+        cells, used, share = stack[-1]
+        stack[-1] = (cells, used + 1, share)
+        return share * (cells[used] if used < len(cells) else 0.0)
+
+    for name, attributes in tags:
+        if name == "frameset":
+            share = next_cell()
+            cells = (
+                _cells(attributes.get("cols", ""))
+                if "cols" in attributes
+                else _cells(attributes.get("rows", ""))
+            )
+            stack.append((cells, 0, share))
+        elif name == "/frameset":
+            if stack:
+                stack.pop()
+        elif stack:  # a frame outside any frameset shows nothing
+            shares.append((next_cell(), attributes.get("src", "").strip()))
+    return shares
+
+
+def _cells(sizes: str) -> list[float]:
+    """The shares of a frameset's cells: ``"20%,80%"``, ``"200,*"``, ``"1*,3*"``; one cell when none are given."""
+    parts = [p.strip() for p in sizes.split(",") if p.strip()] or ["*"]
+    window = 1000.0
+    fixed = [0.0] * len(parts)
+    relative = [0.0] * len(parts)
+    for i, part in enumerate(parts):
+        number = re.match(r"\d*\.?\d*", part)
+        value = float(number.group()) if number and number.group() not in ("", ".") else None
+        if part.endswith("*"):
+            relative[i] = value if value is not None else 1.0
+        elif part.endswith("%"):
+            fixed[i] = window * (value or 0.0) / 100
+        else:
+            fixed[i] = value or 0.0
+    left = max(window - sum(fixed), 0.0)
+    total_relative = sum(relative)
+    sizes_px = [
+        f + (left * r / total_relative if total_relative else 0.0)
+        for f, r in zip(fixed, relative, strict=True)
+    ]
+    whole = sum(sizes_px)
+    return [size / whole if whole else 1 / len(parts) for size in sizes_px]
