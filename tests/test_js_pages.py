@@ -767,3 +767,18 @@ def test_declared_only_reads_the_json_ld_and_leaves_the_framework_state_undecode
     )
     embedded = read_embedded(root, declared_only=True)
     assert [block.source for block in embedded.blocks] == ["JSON-LD Recipe"]
+
+
+def test_a_shell_is_read_from_what_it_shows_a_browser_without_scripts() -> None:
+    story = "".join(f"<p>{BODY} Paragraph {n}.</p>" for n in range(4))
+    html = page(EMPTY_APP + f"<noscript><article><h1>Three new libraries</h1>{story}</article></noscript>")
+    found = read_html_page(html, URL)
+    assert found.text.startswith("# Three new libraries\n\nThe city opened three libraries")
+    assert "Paragraph 3." in found.text
+    assert "what it shows a browser without scripts" in found.notes[-1]
+
+
+def test_a_shell_whose_noscript_only_asks_for_javascript_is_still_refused() -> None:
+    html = page("<noscript>You need to enable JavaScript to run this app.</noscript>" + EMPTY_APP)
+    with pytest.raises(NeedsJavaScript):
+        read(html)

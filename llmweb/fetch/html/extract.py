@@ -163,12 +163,44 @@ def read_html_page(
             "Search for another source.",
             url,
         )
+    if layers.noscript:
+        fallback = _noscript_page(html, page_url or url, layers)
+        if fallback is not None:
+            return fallback
     raise NeedsJavaScript(
         _javascript_message(url, chrome=verdict.kind == "chrome"),
         url,
         title=page.title,
         description=description,
     )
+
+
+# A shell's <noscript> is read as the page when it holds at least this much text: what it shows a
+# browser without scripts (llmweb is one) is then the page itself, server-rendered for such
+# readers, not the usual line asking to turn JavaScript on ("You need to enable JavaScript to run
+# this app.", 47 characters; Disqus's 64), a tracking pixel or a tag manager's iframe.
+NOSCRIPT_MIN_CHARS = 500
+
+
+def _noscript_page(html: str, url: str, layers: Layers) -> ExtractedPage | None:
+    """The page as a browser without scripts shows it, its <noscript> parts read as its own, when
+    they hold the page's text (:data:`NOSCRIPT_MIN_CHARS`); None otherwise. For a shell only."""
+    root = _parse(html)
+    if root is None:
+        return None
+    hidden = [el for el in root.iter("noscript") if next(el.iterancestors("head"), None) is None]
+    if sum(len(" ".join(el.text_content().split())) for el in hidden) < NOSCRIPT_MIN_CHARS:
+        return None
+    for el in hidden:
+        el.tag = "div"
+    page = _extract(root, html, url, layers)
+    if len(page.text) < NOSCRIPT_MIN_CHARS:
+        return None
+    note = (
+        "The page is filled in by JavaScript; this text is what it shows a browser without scripts "
+        "(its <noscript> part), which may be shorter or older than the full page."
+    )
+    return page._replace(fired=(*page.fired, "noscript"), notes=(*page.notes, note))
 
 
 def _verdict_layer(kind: str, filled: bool, *, has_scripts: bool) -> str | None:

@@ -29,6 +29,7 @@ class Layers:
     embedded: bool = True  # the visible text replaced by embedded data (.shell "embedded")
     description: bool = True  # the page answered with its meta description (.shell "description")
     furniture: bool = True  # NoReadableText for a page of site furniture only (.shell "chrome")
+    noscript: bool = True  # a shell read from what it shows a browser without scripts (<noscript>)
     javascript: bool = True  # NeedsJavaScript for a shell scripts fill in (.shell "shell"/"chrome")
 
 
