@@ -516,6 +516,38 @@ def test_a_landing_page_of_sections_is_read_whole_without_its_menus() -> None:
     assert "About us" not in text and "All rights reserved" not in text
 
 
+FEATURES = [
+    "Backups", "Monitoring", "Alerts", "Dashboards", "Audit logs", "Single sign-on", "Roles", "API access",
+    "Webhooks", "Exports", "Retention", "Support",
+]  # fmt: skip
+
+
+def test_a_dated_landing_page_of_many_short_sections_is_read_whole() -> None:
+    # a service page's schema states a date, as a news story's does: its dozen short sections
+    # say it is a landing page
+    head = json_ld(
+        {"@context": "https://schema.org", "@type": "WebPage", "datePublished": "2024-03-05T10:00:00Z"}
+    )
+    intro = "".join(
+        "<p>Everything your team needs to keep its data safe, watched and easy to reach, in one "
+        f"subscription with no surprises, whether you run {who}.</p>"
+        for who in ("a shop", "a clinic", "a school", "a studio")
+    )
+    sections = "".join(
+        f'<div class="col"><h3>{name}</h3><div class="content-info"><h6>{name} come with every plan, set up '
+        "in minutes and managed from one place by your whole team.</h6></div></div>"
+        for name in FEATURES
+    )
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>One platform for your data</h1>{intro}</div>"
+        f"<div class='container'><section><h2>Features</h2><div class='row'>{sections}</div></section></div>{FOOTER}"
+    )
+    got = read_html_page(page(body, head=head, title="Platform"), "https://platform.example/")
+    assert got.published == "2024-03-05"
+    assert all(f"{name} come with every plan" in got.text for name in FEATURES)
+    assert "About us" not in got.text
+
+
 # --- verdicts that must not fire on real pages -----------------------------------------------
 
 # A help article about accounts: each step is a short line that names logins and passwords,
