@@ -472,6 +472,82 @@ def test_a_service_page_read_short_keeps_the_practices_its_fast_reading_dropped(
     assert all(f"Our {name.lower()} practice aligns" in text for name in PRACTICES)
 
 
+# A consultancy's landing page of sections: each pillar's text in a box whose class
+# ("content-info") trafilatura drops, set as a heading of the smallest kind, and FAQ answers in
+# collapsed panels (a class "hidden" a script toggles), which trafilatura drops too.
+PILLARS = [
+    ("Consolidation", "Putting all data into one place creates a single version of the truth for every "
+     "team, and makes quality audits easier to run."),
+    ("Democratization", "Business users reach the data they need without waiting on IT, and decide faster "
+     "with insights they can trust."),
+    ("Automation", "Pipelines that load, check and publish data on their own free engineers for the "
+     "projects that move the business."),
+    ("Governance", "Clear ownership, lineage and access rules keep the data compliant as it spreads "
+     "across the organisation."),
+]  # fmt: skip
+FAQ_ANSWERS = [
+    "Most assessments take two to four weeks, depending on how many systems hold your data.",
+    "We work with every major cloud warehouse and with the databases you already run yourselves.",
+    "Every engagement ends with workshops where your analysts learn to extend what we built.",
+]
+
+
+def test_a_landing_page_of_sections_is_read_whole_without_its_menus() -> None:
+    pillars = "".join(
+        f'<div class="col"><h3><b>{name}</b></h3><div class="content-info"><h6><span>{text}</span></h6></div></div>'
+        for name, text in PILLARS
+    )
+    faq = "".join(
+        f'<div class="flex flex-col"><button type="button"><h5>Question {i}?</h5></button>'
+        f'<div class="text-sm hidden"><p>{answer}</p></div></div>'
+        for i, answer in enumerate(FAQ_ANSWERS)
+    )
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>Data analytics services</h1><p>Unlock the "
+        "value in your data: convert data to information, information to insights, and insights to better "
+        "business outcomes with a partner who has done it for two decades.</p></div><div class='container'>"
+        f"<section><h2>Our four pillars</h2><div class='row'>{pillars}</div></section></div>"
+        f"<section><h2>Frequently asked questions</h2>{faq}</section>{FOOTER}"
+    )
+    text = read_html_page(page(body, title="Data analytics services"), "https://consult.example/data").text
+    assert "Unlock the value in your data" in text
+    assert all(line in text for _, line in PILLARS)
+    assert all(answer in text for answer in FAQ_ANSWERS)
+    assert "About us" not in text and "All rights reserved" not in text
+
+
+FEATURES = [
+    "Backups", "Monitoring", "Alerts", "Dashboards", "Audit logs", "Single sign-on", "Roles", "API access",
+    "Webhooks", "Exports", "Retention", "Support",
+]  # fmt: skip
+
+
+def test_a_dated_landing_page_of_many_short_sections_is_read_whole() -> None:
+    # a service page's schema states a date, as a news story's does: its dozen short sections
+    # say it is a landing page
+    head = json_ld(
+        {"@context": "https://schema.org", "@type": "WebPage", "datePublished": "2024-03-05T10:00:00Z"}
+    )
+    intro = "".join(
+        "<p>Everything your team needs to keep its data safe, watched and easy to reach, in one "
+        f"subscription with no surprises, whether you run {who}.</p>"
+        for who in ("a shop", "a clinic", "a school", "a studio")
+    )
+    sections = "".join(
+        f'<div class="col"><h3>{name}</h3><div class="content-info"><h6>{name} come with every plan, set up '
+        "in minutes and managed from one place by your whole team.</h6></div></div>"
+        for name in FEATURES
+    )
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>One platform for your data</h1>{intro}</div>"
+        f"<div class='container'><section><h2>Features</h2><div class='row'>{sections}</div></section></div>{FOOTER}"
+    )
+    got = read_html_page(page(body, head=head, title="Platform"), "https://platform.example/")
+    assert got.published == "2024-03-05"
+    assert all(f"{name} come with every plan" in got.text for name in FEATURES)
+    assert "About us" not in got.text
+
+
 # --- verdicts that must not fire on real pages -----------------------------------------------
 
 # A help article about accounts: each step is a short line that names logins and passwords,

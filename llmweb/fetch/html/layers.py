@@ -23,6 +23,7 @@ class Layers:
     thread_replies: bool = True  # a forum's or Q&A page's replies joined to its first post (.threads)
     continuation: bool = True  # an article body split over containers joined (.continuation)
     whole_page: bool = True  # every visible line when the extraction is shorter than MIN_TEXT_CHARS
+    landing: bool = True  # a landing page of sections read whole when the reading kept a small part
     title_heading: bool = True  # an article's first heading dropped when it repeats the title
     closing_heading: bool = True  # a last heading with next to nothing under it dropped
     fill: bool = True  # the visible text filled in from embedded data (.shell "visible" + sources)
