@@ -45,6 +45,8 @@ class CodeBlocks(NamedTuple):
 
     def found_in(self, text: str) -> set[int]:
         """The indices of the blocks whose placeholder survived in ``text``."""
+        if not self.blocks:  # most pages: no pattern to build (a compile a page) nor text to scan
+            return set()
         return {int(match.group(1)) for match in self.pattern().finditer(text)} & set(range(len(self.blocks)))
 
 
