@@ -395,6 +395,31 @@ def test_an_article_split_by_an_ad_row_is_read_whole() -> None:
     assert text.index("First half, paragraph 3.") < text.index("Second half, paragraph 0.")
 
 
+def test_an_articles_headings_and_lists_between_its_paragraphs_are_kept() -> None:
+    # the article's container has no name trafilatura knows, so its fast reading recovered the
+    # paragraphs one by one and dropped every heading and list between them
+    def tool(number: int, name: str) -> str:
+        items = "".join(
+            f"<li><strong>Step {number}.{i}:</strong> {name} closes part {i} of the month.</li>"
+            for i in range(3)
+        )
+        return (
+            f"<h2>{number}. {name}</h2><p>{name} is tool number {number}. {SENTENCE}</p>"
+            f'<p><strong>Features:</strong></p><ul role="list">{items}</ul><p>{name}, in short. {SENTENCE}</p>'
+        )
+
+    tools = "".join(tool(number, name) for number, name in enumerate(["Ledgerly", "Booksy", "Countwise"], 1))
+    body = f'<section class="global-section"><div class="wrapper"><div class="rich-body">{PARAGRAPH}{tools}</div></div></section>'
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "## 2. Booksy" in text
+    assert "- Step 2.1: Booksy closes part 1 of the month." in text
+    assert (
+        text.index("Ledgerly, in short.")
+        < text.index("## 2. Booksy")
+        < text.index("Booksy is tool number 2.")
+    )
+
+
 CLOUDFLARE = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
 <h1 class="zone-name-title h1">example.com</h1>

@@ -42,6 +42,7 @@ from trafilatura.settings import Extractor
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.continuation import add_split_parts
+from llmweb.fetch.html.interleaved import container_with_gaps, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import list_items
 from llmweb.fetch.html.manual import (
@@ -329,6 +330,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             for main in region:
                 unlink(main)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
+        if layers.interleaved and body is not None:
+            fuller = _with_dropped_blocks(root, url, body)
+            if fuller is not None:
+                body = fuller
+                fired.append("interleaved")
         body_chars = _text_chars(body)
         if layers.second_opinion and _short_reading(body_chars, page_chars):
             # a short reading: jusText's paragraph classification (which trafilatura's slow mode
@@ -513,6 +519,21 @@ def _trafilatura(root: HtmlElement, url: str, *, fast: bool, comments: bool = Fa
     except Exception:  # the whole-page fallback in _extract still reads such pages
         return None, None
     return getattr(document, "body", None), getattr(document, "commentsbody", None)
+
+
+def _with_dropped_blocks(root: HtmlElement, url: str, body: Any) -> Any:
+    """trafilatura's reading again, with the element declared the article whose headings,
+    lists or tables between kept paragraphs the first reading dropped (.interleaved), when it
+    holds the first reading and adds to it; else None (and ``root`` as it was)."""
+    container = container_with_gaps(root, body)
+    if container is None:
+        return None
+    was, container.tag = container.tag, "article"
+    second = _trafilatura(root, url, fast=True)[0]
+    if second is not None and holds(second, body):
+        return second
+    container.tag = was
+    return None
 
 
 def _justext_reading(root: HtmlElement, reading_chars: int, page_chars: int) -> Any:
