@@ -18,21 +18,32 @@ from lxml.html import HtmlElement
 
 # What a reading that recovers paragraphs one by one leaves out between them
 _BLOCK_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table"})
-# A kept paragraph counts from this many characters (words, spaces between): shorter ones
-# ("Features:", a date) occur anywhere in a reading
+# Elements are compared by the first words of their text (as continuation compares them): a
+# lookup each, where searching each paragraph in the whole reading was quadratic in a page of
+# many paragraphs
+_KEY_CHARS = 60
+# A kept paragraph counts when its key is this long: short ones ("Features:", a date) are
+# anywhere in a reading
 _KEPT_MIN_CHARS = 40
 # Characters of dropped blocks an element must hold to be read again: a heading or two is
 # not worth a second reading of the page
 DROPPED_MIN_CHARS = 200
 # A block whose text is at least this share links is a list of links, dropped on purpose
 LINKED_SHARE = 0.5
-# The share of the first reading's words the second must hold: it may add, not replace
+# The share of the first reading's text the second must hold: it may add, not replace
 HOLD_SHARE = 0.95
 _WORD = re.compile(r"\w+")
 
 
-def _words(text: str) -> str:
-    return " ".join(_WORD.findall(text.lower()))
+def _key(element: Any) -> str:
+    """The first words of ``element``'s text, lowercase: its text read only as far as needed."""
+    pieces, length = [], 0
+    for piece in element.itertext():
+        pieces.append(piece)
+        length += len(piece)
+        if length >= 3 * _KEY_CHARS:
+            break
+    return " ".join(_WORD.findall("".join(pieces).lower()))[:_KEY_CHARS]
 
 
 def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
@@ -43,8 +54,8 @@ def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
     knew the container, the other readings read again were never kept)."""
     if body.find(".//head") is not None or body.find(".//list") is not None:
         return None  # a reading from a container trafilatura knows: what it dropped, it dropped on purpose
-    reading = _words("".join(body.itertext()))
-    if not reading:
+    read = {key for element in body.iter() if (key := _key(element))}
+    if not read:
         return None
     best, most = None, DROPPED_MIN_CHARS - 1
     # only an element holding such a block and paragraphs is looked at: most of a page's
@@ -57,37 +68,41 @@ def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
         kept = [
             i
             for i, child in enumerate(children)
-            if child.tag == "p"
-            and len(words := _words(child.text_content())) >= _KEPT_MIN_CHARS
-            and words in reading
+            if child.tag == "p" and len(key := _key(child)) >= _KEPT_MIN_CHARS and key in read
         ]
         if len(kept) < 2:
             continue
-        dropped = sum(_dropped_chars(child, reading) for child in children[kept[0] + 1 : kept[-1]])
+        dropped = sum(_dropped_chars(child, read) for child in children[kept[0] + 1 : kept[-1]])
         if dropped > most:
             best, most = parent, dropped
     return best
 
 
-def _dropped_chars(child: HtmlElement, reading: str) -> int:
+def _dropped_chars(child: HtmlElement, read: set[str]) -> int:
     """Characters of ``child``'s text when it is a block the reading lacks that is not mostly
     links: a list of links (related stories, a table of contents) is dropped on purpose, and a
     second reading drops it again."""
     if child.tag not in _BLOCK_TAGS:
         return 0
-    words = _words(child.text_content())
-    if not words or words in reading:
+    key = _key(child)
+    if not key or key in read:
         return 0
-    linked = sum(len(_words(link.text_content())) for link in child.iter("a"))
-    return len(words) if linked < LINKED_SHARE * len(words) else 0
+    chars = len(child.text_content())
+    linked = sum(len(link.text_content()) for link in child.iter("a"))
+    return chars if linked < LINKED_SHARE * chars else 0
 
 
 def holds(second: Any, first: Any) -> bool:
     """Whether trafilatura's ``second`` reading is longer than ``first`` and holds at least
-    HOLD_SHARE of its text, each text of it found whole."""
-    found = _words("".join(second.itertext()))
-    pieces = [words for words in map(_words, first.itertext()) if words]
-    total = sum(map(len, pieces))
-    if not total or len(found) <= len(" ".join(pieces)):
-        return False
-    return sum(len(words) for words in pieces if words in found) >= HOLD_SHARE * total
+    HOLD_SHARE of its text: its elements' own text counted, an element found by its key."""
+    found = {_key(element) for element in second.iter()}
+    held = total = 0
+    for element in first.iter():
+        own = len(element.text or "") + sum(len(child.tail or "") for child in element)
+        total += own
+        held += own if _key(element) in found else 0
+    return total > 0 and held >= HOLD_SHARE * total and _chars(second) > _chars(first)
+
+
+def _chars(tree: Any) -> int:
+    return sum(map(len, tree.itertext()))
