@@ -4,7 +4,8 @@ Small local models do the search → choose → read loop badly (they stop after
 read one page, or read a whole page into a small context), so this does it for them:
 search once with the question, read the top results in parallel under one deadline, rank
 every page's passages as one collection with the ranking web_fetch's ``query`` uses
-(:func:`llmweb.fetch.focus.passages.rank_pages`), and pack the best into ``max_chars``. Every passage
+(:func:`llmweb.fetch.focus.passages.rank_pages`), each page's weighed by how well its best
+passage answers (:func:`page_weight`), and pack the best into ``max_chars``. Every passage
 is a citation: its ``start`` and ``end`` are places in the text web_fetch reads from that
 address, so ``web_fetch(url, start=start)`` begins with it. A page that cannot be read never
 fails the call; it is listed in ``unread`` with the reason.
@@ -130,7 +131,10 @@ class ResearchPassage(BaseModel):
     start: int = Field(description="Where the passage starts in the page's web_fetch text.")
     end: int = Field(description="Where it ends.")
     text: str = Field(description="The page's text from start to end.")
-    score: float = Field(description="Its BM25+ score for the question, comparable across the pages.")
+    score: float = Field(
+        description="Its BM25+ score for the question, comparable across the pages, weighed by how well "
+        "its page answers (its page's best score over the best page's)."
+    )
 
 
 class UnreadResult(BaseModel):
@@ -372,10 +376,12 @@ def choose(
     """The best passages of all pages that fit in ``room`` characters (frames counted: a page's
     once, with its first passage), by page and best first, and the pages read but not cited."""
     ranked = rank_pages([p.text for p in pages], question)
-    top = max((float(scores.max(initial=0.0)) for _, scores in ranked), default=0.0)
+    bests = [float(scores.max(initial=0.0)) for _, scores in ranked]
+    top = max(bests, default=0.0)
     candidates: list[tuple[float, int, int]] = []  # (score, page, passage)
     for page_index, (_, scores) in enumerate(ranked):
-        candidates += [(float(s), page_index, i) for i, s in enumerate(scores) if s > 0]
+        weight = page_weight(bests[page_index], top)
+        candidates += [(float(s) * weight, page_index, i) for i, s in enumerate(scores) if s > 0]
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     taken: list[tuple[float, int, Span]] = []
     shingles: list[tuple[int, set[int]]] = []  # (page, shingles) of each passage taken
@@ -409,6 +415,16 @@ def choose(
         if page_index not in used
     ]  # fmt: skip
     return passages, unmatched
+
+
+def page_weight(page_best: float, top: float) -> float:
+    """What a page's passages are weighed by: how well its best passage answers, against the best
+    page's best. The pages read beside the one that answers are mostly of the same manual and share
+    the question's common words; their second and third passages, of a page whose best answers less
+    well, otherwise take the room of the answering page's further passages (its summary entry often
+    ranks a few places down on its own page). A page whose best passage scores under about half the
+    top one (the square root of :data:`RELATIVE_FLOOR`) falls under the floor altogether."""
+    return page_best / top if top > 0 else 0.0
 
 
 def _frame_cost(page: _Page, span: Span, first_of_page: bool) -> int:

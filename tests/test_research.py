@@ -188,6 +188,28 @@ def test_a_passage_found_on_two_pages_is_kept_once(
     assert len(snapshots) == 1
 
 
+def test_a_page_whose_best_passage_answers_far_less_than_the_best_pages_gives_none(
+    searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
+) -> None:
+    # the mail server's passage shares the question's common words only ("log files"): it scores a
+    # third of the proxy's, above the floor, but its page is weighed by that third too
+    proxy = manual(
+        "Proxy manual",
+        {"Log rotation": "The proxy rotates its log files every night and keeps seven of them."},
+    )
+    mail = manual(
+        "Mail server manual",
+        {"Size limit": "Its log files are started anew once one grows past 100 MB; old log files are "
+         "deleted after a week."},
+    )  # fmt: skip
+    proxy_url, mail_url = serve(pages, "/proxy", proxy), serve(pages, "/mail", mail)
+    search_finds(brave, mail_url, proxy_url)
+    result = research(searxng, "How does the proxy rotate its log files?")
+    assert {p.url for p in result.passages} == {proxy_url}
+    assert "rotates its log files every night" in result.passages[0].text
+    assert [u.url for u in result.unused] == [mail_url]
+
+
 def test_pages_that_refuse_are_listed_with_their_reason_while_others_answer(
     searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
 ) -> None:
