@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields, replace
 class Layers:
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
+    dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
     second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
     item_list: bool = True  # a listing's repeated items read as a list, a line each (.listing)
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)
