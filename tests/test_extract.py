@@ -602,3 +602,30 @@ def test_a_pages_dialogs_are_left_out() -> None:
     assert "400 lumens" in text
     assert "shopping cart" not in text
     assert "six-digit code" not in text
+
+
+def test_a_listings_card_says_each_of_its_texts_once() -> None:
+    # a shop's card names its item in a label for screen readers and in its heading, and says
+    # "Regular price" beside each price it shows
+    roasts = (
+        "Blueberry Coffee",
+        "Espresso Roast",
+        "Vanilla Coffee",
+        "Medium Roast",
+        "Dark Roast",
+        "Light Roast",
+    )
+    cards = "".join(
+        f'<div class="card"><a href="/products/{i}"><span class="visually-hidden">{name}</span></a>'
+        f'<h3><a href="/products/{i}">{name}</a></h3><span>Regular price</span><span>$19.99</span>'
+        "<span>Regular price</span><span>Sale price</span><span>$19.99</span></div>"
+        for i, name in enumerate(roasts)
+    )
+    intro = (
+        "<p>Our roasts are ground the morning they ship, in bags of twelve ounces that keep for a month.</p>"
+    )
+    body = f'<h1>Coffee</h1>{intro}<p>51 products</p><div class="grid">{cards}</div>'
+    text = read_html_page(page(body, title="Coffee"), "https://shop.example/collections/coffee").text
+    line = next(line for line in text.splitlines() if "Blueberry Coffee" in line)
+    assert line.count("Blueberry Coffee") == 1
+    assert line.count("Regular price") == 1
