@@ -607,3 +607,50 @@ def test_a_menu_button_left_open_does_not_take_the_article_with_it() -> None:
     )
     text = extract_page(page(body), "https://news.example.com/parks").text
     assert "the 11th speaker asked for longer library hours" in text
+
+
+def test_a_pages_dialogs_are_left_out() -> None:
+    # a shop's cart and account windows, closed in the HTML until a script opens them
+    description = (
+        "<p>The Trail Lantern throws 400 lumens of warm light for up to 40 hours on one charge, "
+        "and its silicone shell survives drops onto rock. A magnetic base and a folding hook let "
+        "it hang from a tent's ceiling or cling to a car's door.</p>"
+    )
+    body = (
+        f"<main><h1>Trail Lantern</h1><p>$49.00</p>{description * 2}</main>"
+        '<div class="modal" role="dialog"><h2>Your cart</h2>'
+        "<p>Are you sure you want to remove the following product from your shopping cart today?</p></div>"
+        '<div aria-modal="true"><h2>Create your account</h2>'
+        "<p>Enter your email address and we will send you a six-digit code to verify your new account.</p></div>"
+    )
+    text = read_html_page(page(body, title="Trail Lantern"), "https://shop.example/lantern").text
+    assert "400 lumens" in text
+    assert "shopping cart" not in text
+    assert "six-digit code" not in text
+
+
+def test_a_listings_card_says_each_of_its_texts_once() -> None:
+    # a shop's card names its item in a label for screen readers and in its heading, and says
+    # "Regular price" beside each price it shows
+    roasts = (
+        "Blueberry Coffee",
+        "Espresso Roast",
+        "Vanilla Coffee",
+        "Medium Roast",
+        "Dark Roast",
+        "Light Roast",
+    )
+    cards = "".join(
+        f'<div class="card"><a href="/products/{i}"><span class="visually-hidden">{name}</span></a>'
+        f'<h3><a href="/products/{i}">{name}</a></h3><span>Regular price</span><span>$19.99</span>'
+        "<span>Regular price</span><span>Sale price</span><span>$19.99</span></div>"
+        for i, name in enumerate(roasts)
+    )
+    intro = (
+        "<p>Our roasts are ground the morning they ship, in bags of twelve ounces that keep for a month.</p>"
+    )
+    body = f'<h1>Coffee</h1>{intro}<p>51 products</p><div class="grid">{cards}</div>'
+    text = read_html_page(page(body, title="Coffee"), "https://shop.example/collections/coffee").text
+    line = next(line for line in text.splitlines() if "Blueberry Coffee" in line)
+    assert line.count("Blueberry Coffee") == 1
+    assert line.count("Regular price") == 1

@@ -5,7 +5,10 @@ price or a date, a line of description, most of it links. trafilatura reads such
 a block made mostly of links goes as navigation, and a card's name (a link in a box of its
 own) is dropped while its price (a paragraph) stays; a desk shop's 159 accessories came back
 as 159 prices. Before trafilatura reads the page, the grid is found by its shape, never by
-its names, and each card becomes one line of a list, its visible texts joined:
+its names, and each card becomes one line of a list, its visible texts joined, each once (a
+card names its item in a label for screen readers, its link and its heading, and says "Regular
+price" beside each price; said once, WCXB dev's listings went 0.692 -> 0.698 on the tuning part
+and 0.703 -> 0.713 on the check part, collections 0.703 -> 0.707 there):
 
 - a run of four or more children of one element with the same tag and class, nearly all
   (:data:`_LINKED_MEMBERS`) holding a link, a dozen characters each on average;
@@ -67,7 +70,10 @@ def list_items(root: HtmlElement) -> bool:
         return False
     container, members = found
     for member in members:
-        line = _SEPARATOR.join(text for text in (" ".join(t.split()) for t in _VISIBLE_TEXT(member)) if text)
+        # each text once: a card names its item in its image's caption, its link and its heading,
+        # and says "Regular price" to screen readers beside each price
+        texts = dict.fromkeys(text for text in (" ".join(t.split()) for t in _VISIBLE_TEXT(member)) if text)
+        line = _SEPARATOR.join(texts)
         tail = member.tail
         member.clear()  # its attributes too: a card's class names mean nothing to a list item
         member.tag, member.text, member.tail = "li", line, tail
