@@ -182,6 +182,13 @@ def test_a_polish_question_about_an_english_page_asks_for_english_words() -> Non
     assert {"wait", "task"} <= asked
 
 
+def test_a_polish_question_about_the_machine_or_statistics_asks_for_english_words() -> None:
+    english = Analyser("english")
+    asked = set(english.query_terms("Ile procesorów ma komputer i ile miejsca zostało na dysku?"))
+    assert {"processor", "disk", "space"} <= asked
+    assert "median" in english.query_terms("Jak policzyć medianę listy?")
+
+
 # --- focusing ----------------------------------------------------------------------------
 
 

@@ -3,8 +3,9 @@
 Words do not match across languages; only identifiers do. A model asked in Polish often
 asks the page-reading tool in Polish too, and most documentation is English, so each
 Polish word of such a question also asks for its English meanings here. The table is
-general technical vocabulary, written once, not fitted to any page or question. Each line:
-Polish words (any form: the Polish stemmer reduces both sides) ``=`` English words.
+general technical vocabulary by topic (``#`` lines name the topics), written once, not
+fitted to any page or question. Each line: Polish words (any form: the Polish stemmer
+reduces both sides) ``=`` English words.
 """
 
 from __future__ import annotations
@@ -280,6 +281,141 @@ brak = none missing
 niezmienny = immutable
 zmienny = mutable
 zaokrąglenie = rounding
+# hardware and the operating system
+procesor procesory = processor cpu
+rdzeń rdzenie = core cores
+komputer maszyna = computer machine
+dysk dyskowy = disk drive
+partycja = partition
+wolumin = volume
+zamontować montować = mount
+miejsce przestrzeń = space
+wolny = free available
+zajęty = used busy
+dostępny = available
+urządzenie = device
+sprzęt sprzętowy = hardware
+jądro = kernel
+sterownik = driver
+powłoka = shell
+terminal konsola = terminal console
+program programu = program executable
+aplikacja = application
+uruchamialny wykonywalny = executable
+właściciel = owner
+identyfikator = identifier id
+zasób zasoby = resource
+obciążenie = load
+wydajność wydajny = performance efficient
+środowiskowy środowiskowa = environment
+zmienne = variables
+bieżący aktualny obecny = current
+roboczy = working
+domowy = home
+nadrzędny rodzic macierzysty = parent
+podrzędny potomny = child
+brakujący brakować = missing
+istnieć istniejący = exist exists
+ukryty = hidden
+dowiązanie = link symlink
+wstrzymać wstrzymywać pauza = pause suspend sleep
+wznowić wznawiać = resume
+zabić = kill
+zakończenie = exit termination
+# files and paths
+rozszerzenie = extension suffix
+względny = relative
+bezwzględna = absolute
+rekurencyjnie = recursively recursive
+pasujący pasować = matching match
+przejść przechodzić = walk traverse
+wylistować wypisać = list
+zawartość = contents
+tryb = mode
+binarny = binary
+tekstowy = text
+dołączyć dopisać = append
+nadpisać = overwrite
+zmodyfikowany modyfikacja = modified modification
+# time and dates
+teraz = now
+dzisiaj dziś = today
+jutro = tomorrow
+wczoraj = yesterday
+minuta minuty = minute minutes
+milisekunda = millisecond
+tydzień = week
+znacznik = timestamp stamp
+epoka = epoch
+trwanie = duration
+upłynąć upływ = elapsed
+opóźnienie zwłoka = delay latency
+lokalny = local
+# maths and statistics
+mediana = median
+odchylenie = deviation
+wariancja = variance
+dominanta = mode
+kwantyl percentyl = quantile percentile
+rozkład = distribution
+próbka = sample
+permutacja = permutation permutations
+kombinacja = combination combinations
+iloczyn = product
+silnia = factorial
+ułamek = fraction
+dziesiętny = decimal
+zmiennoprzecinkowy = float floating
+tolerancja = tolerance
+przybliżony przybliżenie = approximate approximately close
+dokładność precyzja = precision accuracy
+parzysty = even
+nieparzysty = odd
+dodatni = positive
+ujemny = negative
+nieskończoność = infinity inf
+dzielnik = divisor
+wspólny = common
+macierz = matrix
+wektor = vector
+kąt = angle
+ziarno = seed
+powtarzalny = reproducible deterministic
+prawdopodobieństwo = probability
+wylosować losować = random choose sample
+# text
+linia = line
+nowa = new
+tabulator = tab
+wcięcie = indent indentation
+szablon = template
+wyrażenie = expression
+podstawić podstawienie = substitute substitution replace
+wystąpienie = occurrence
+rozpoczynać zaczynać = start starts begin
+# network and the web
+pobrać pobierać = download fetch get
+wysłać = send upload
+host = host
+domena = domain
+protokół = protocol
+certyfikat = certificate
+przekierowanie przekierować = redirect
+ciasteczko = cookie
+sesja = session
+pakiet = packet
+przepustowość = bandwidth
+ponowić ponownie = retry again
+# logging and messages
+logowanie logi log = logging log
+poziom = level
+komunikat wiadomość = message
+konsolę = console
+# data structures
+mapa = map
+para pary = pair pairs
+wpis = entry
+brakuje = missing
 """
 
 
@@ -288,6 +424,8 @@ def _table() -> dict[str, tuple[str, ...]]:
     stem = Stemmer.Stemmer("polish").stemWord
     meanings: dict[str, list[str]] = {}
     for line in TABLE.strip().splitlines():
+        if line.startswith("#"):
+            continue
         polish, _, english = line.partition("=")
         for word in polish.split():
             known = meanings.setdefault(stem(word.lower()), [])
