@@ -210,6 +210,30 @@ def test_a_polish_question_finds_the_polish_section_that_answers_it() -> None:
     assert found.best.headings[-1] == "Wątki"
 
 
+PROMPTS_DOC = "\n\n".join(
+    [
+        "# Reading from the terminal",
+        _filler("introduction", 10),
+        "## Lines",
+        "The function `input(prompt)` writes the prompt and returns the line the user types. "
+        + _filler("lines", 8),
+        "## Secrets",
+        "The function `getpass.getpass(prompt)` asks the user for a password without echoing it. "
+        + _filler("secrets", 8),
+    ]
+)
+
+
+def test_web_fetch_finds_an_english_passage_for_a_polish_word_from_the_dictionary(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    # "hasło" is in no topic of the hand-written glossary; FreeDict's table gives "password".
+    url = serve(httpserver_ipv4, "/terminal.md", PROMPTS_DOC)
+    page = web_fetch(url, query="Jak zapytać o hasło?", max_chars=600)
+    assert page.passages
+    assert "getpass.getpass" in page.passages[0].text
+
+
 # A manual page the way Sphinx's markdown reads: entries ("- name(arguments)" and an indented
 # summary) among prose and examples that use the question's words more often.
 ENTRIES_DOC = "\n\n".join(
