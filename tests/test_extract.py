@@ -654,3 +654,41 @@ def test_a_listings_card_says_each_of_its_texts_once() -> None:
     line = next(line for line in text.splitlines() if "Blueberry Coffee" in line)
     assert line.count("Blueberry Coffee") == 1
     assert line.count("Regular price") == 1
+
+
+def test_a_guide_whose_sections_the_fast_reading_missed_is_read_in_full() -> None:
+    # the blog's content class holds only the introduction; the guide's steps follow in a plain
+    # <div> of headings and unmarked text, beside a sidebar of long sentences
+    advice = (
+        "Most students see the essay as a means of getting into college, and little more than that.",
+        "The reason writing it is so hard is that the student does not spend enough time picking the topic.",
+        "Start a list of things about yourself and add to it every time something defines who you are.",
+        "Ask your parents to add to the list, since they remember the stories you have long forgotten.",
+        "A topic chosen in a few moments reads like one, and admissions readers notice that at once.",
+        "The best essays come from students who spent as long brainstorming as they did writing drafts.",
+    )
+    steps = "".join(
+        f"<h3>Step {i + 1}</h3><div>{line} It <strong>really</strong> matters. "
+        f"{advice[(i + 1) % 6]} {advice[(i + 2) % 6]}</div>"
+        for i, line in enumerate(advice * 2)
+    )
+    intro = (
+        "<p>Picking the topic is the hardest part of the college essay, and the one most students rush through.</p>"
+        "<p>This guide walks through the steps that help, one at a time, with what each of them asks of you and why.</p>"
+        "<p>Each step takes a few days; start early in the summer before your senior year, not in the autumn.</p>"
+    )
+    sidebar = (
+        '<div class="sidebar"><div>Our newsletter goes out every Sunday morning with the week\'s advice for '
+        "students and parents who are planning their applications.</div><div>We have helped families with their "
+        "college applications since the year two thousand, and our counsellors answer every letter we receive.</div></div>"
+    )
+    body = (
+        f'<div class="page"><h1>How to pick a college essay topic</h1><div class="entry-content">{intro}</div>'
+        f'<div class="guide">{steps}</div></div>{sidebar}'
+    )
+    text = read_html_page(
+        page(body, title="How to pick a college essay topic"), "https://blog.example/essay"
+    ).text
+    assert "summer before your senior year" in text
+    assert "### Step 12" in text
+    assert "counsellors answer every letter" not in text

@@ -17,6 +17,7 @@ class Layers:
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
     interleaved: bool = True  # headings, lists, tables dropped between kept paragraphs (.interleaved)
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
+    full_reading: bool = True  # trafilatura's full reading of a short fast one Readability outreads
     second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
     item_list: bool = True  # a listing's repeated items read as a list, a line each (.listing)
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)
