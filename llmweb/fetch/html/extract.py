@@ -559,6 +559,7 @@ FULL_READING_MAX_CHARS = 2000
 # reading's words: Readability sometimes reads another block of the page whole (a cookie
 # notice's text in place of a recipe listing's titles: 13 % of the fast reading's words)
 FULL_READING_HOLDS = 0.8
+_WORD = re.compile(r"\w+")
 
 
 def _full_reading(root: HtmlElement, url: str, body: Any, body_chars: int) -> Any:
@@ -586,9 +587,6 @@ def _full_reading(root: HtmlElement, url: str, body: Any, body_chars: int) -> An
     said = set(_WORD.findall(_TEXT(body).lower()))
     kept = said & set(_WORD.findall(_TEXT(full).lower()))
     return full if len(kept) >= FULL_READING_HOLDS * len(said) else None
-
-
-_WORD = re.compile(r"\w+")
 
 
 def _justext_reading(root: HtmlElement, reading_chars: int, page_chars: int) -> Any:
