@@ -43,7 +43,7 @@ from trafilatura.settings import Extractor
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.continuation import add_split_parts
-from llmweb.fetch.html.dialogs import drop_dialogs
+from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
 from llmweb.fetch.html.interleaved import container_with_gaps, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import list_items
@@ -323,7 +323,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("item_list")  # a listing's cards as lines of text, before trafilatura drops their links
     # after page_chars and the item grid were measured: the second opinion's and the landing
     # page's shares, and the grid's, were set with the dialogs' text counted
-    if not (posts or manual) and layers.dialogs and drop_dialogs(root):
+    if not (posts or manual) and layers.dialogs and may_hold_dialogs(html) and drop_dialogs(root):
         fired.append("dialogs")
     if posts:
         text = posts
