@@ -29,6 +29,18 @@ def _key(text: str) -> str:
     return " ".join(re.findall(r"\w+", text[: _KEY_CHARS * 3].lower()))[:_KEY_CHARS]
 
 
+def element_key(element: Any) -> str:
+    """The first words of ``element``'s text as :func:`_key` makes them, its text read only as
+    far as they need (the same key as its whole text's)."""
+    pieces, length = [], 0
+    for piece in element.itertext():
+        pieces.append(piece)
+        length += len(piece)
+        if length >= _KEY_CHARS * 3:
+            break
+    return _key("".join(pieces))
+
+
 def add_split_parts(root: HtmlElement, body: Any) -> bool:
     """Insert into trafilatura's ``body`` the paragraphs of containers like its main one;
     whether any were found."""
@@ -36,13 +48,13 @@ def add_split_parts(root: HtmlElement, body: Any) -> bool:
         return False
     kept_in_body: dict[str, Any] = {}
     for element in body.iter("p"):
-        key = _key("".join(element.itertext()))
+        key = element_key(element)
         if key:
             kept_in_body.setdefault(key, element)
     if len(kept_in_body) < 2:
         return False
     paragraphs = [p for p in root.iter("p") if isinstance(p.tag, str)]
-    kept = [p for p in paragraphs if _key(p.text_content()) in kept_in_body]
+    kept = [p for p in paragraphs if element_key(p) in kept_in_body]
     parents = Counter(p.getparent() for p in kept if p.getparent() is not None)
     if not parents:
         return False
@@ -67,9 +79,7 @@ def add_split_parts(root: HtmlElement, body: Any) -> bool:
         low, high = sorted((order[main], order[other]))
         if any(low < h < high for h in headlines):
             continue
-        found += [
-            p for p in other.iterchildren("p") if _key(p.text_content()) not in kept_in_body and _is_prose(p)
-        ]
+        found += [p for p in other.iterchildren("p") if element_key(p) not in kept_in_body and _is_prose(p)]
     if found:
         _insert(body, found, kept, kept_in_body, order)
     return bool(found)
@@ -114,7 +124,7 @@ def _insert(
     anchors: dict[int, Any] = {}  # body element → the last paragraph inserted after it
     for p in sorted(found, key=order.__getitem__):
         before = bisect.bisect_left(positions, order[p])  # the kept paragraphs above p
-        anchor = kept_in_body[_key(kept_by_position[before - 1].text_content())] if before else None
+        anchor = kept_in_body[element_key(kept_by_position[before - 1])] if before else None
         new = etree.Element("p")
         new.text = " ".join(p.text_content().split())
         if anchor is None:

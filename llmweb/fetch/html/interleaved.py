@@ -11,17 +11,17 @@ article, and keeps the second reading only when it holds the first (:func:`holds
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.continuation import element_key
+
 # What a reading that recovers paragraphs one by one leaves out between them
 _BLOCK_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table"})
-# Elements are compared by the first words of their text (as continuation compares them): a
-# lookup each, where searching each paragraph in the whole reading was quadratic in a page of
-# many paragraphs
-_KEY_CHARS = 60
+# Elements are compared by the first words of their text, as continuation compares them
+# (:func:`element_key`): a lookup each, where searching each paragraph in the whole reading
+# was quadratic in a page of many paragraphs
 # A kept paragraph counts when its key is this long: short ones ("Features:", a date) are
 # anywhere in a reading
 _KEPT_MIN_CHARS = 40
@@ -32,18 +32,6 @@ DROPPED_MIN_CHARS = 200
 LINKED_SHARE = 0.5
 # The share of the first reading's text the second must hold: it may add, not replace
 HOLD_SHARE = 0.95
-_WORD = re.compile(r"\w+")
-
-
-def _key(element: Any) -> str:
-    """The first words of ``element``'s text, lowercase: its text read only as far as needed."""
-    pieces, length = [], 0
-    for piece in element.itertext():
-        pieces.append(piece)
-        length += len(piece)
-        if length >= 3 * _KEY_CHARS:
-            break
-    return " ".join(_WORD.findall("".join(pieces).lower()))[:_KEY_CHARS]
 
 
 def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
@@ -54,7 +42,7 @@ def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
     knew the container, the other readings read again were never kept)."""
     if body.find(".//head") is not None or body.find(".//list") is not None:
         return None  # a reading from a container trafilatura knows: what it dropped, it dropped on purpose
-    read = {key for element in body.iter() if (key := _key(element))}
+    read = {key for element in body.iter() if (key := element_key(element))}
     if not read:
         return None
     best, most = None, DROPPED_MIN_CHARS - 1
@@ -68,7 +56,7 @@ def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
         kept = [
             i
             for i, child in enumerate(children)
-            if child.tag == "p" and len(key := _key(child)) >= _KEPT_MIN_CHARS and key in read
+            if child.tag == "p" and len(key := element_key(child)) >= _KEPT_MIN_CHARS and key in read
         ]
         if len(kept) < 2:
             continue
@@ -84,7 +72,7 @@ def _dropped_chars(child: HtmlElement, read: set[str]) -> int:
     second reading drops it again."""
     if child.tag not in _BLOCK_TAGS:
         return 0
-    key = _key(child)
+    key = element_key(child)
     if not key or key in read:
         return 0
     chars = len(child.text_content())
@@ -95,12 +83,12 @@ def _dropped_chars(child: HtmlElement, read: set[str]) -> int:
 def holds(second: Any, first: Any) -> bool:
     """Whether trafilatura's ``second`` reading is longer than ``first`` and holds at least
     HOLD_SHARE of its text: its elements' own text counted, an element found by its key."""
-    found = {_key(element) for element in second.iter()}
+    found = {element_key(element) for element in second.iter()}
     held = total = 0
     for element in first.iter():
         own = len(element.text or "") + sum(len(child.tail or "") for child in element)
         total += own
-        held += own if _key(element) in found else 0
+        held += own if element_key(element) in found else 0
     return total > 0 and held >= HOLD_SHARE * total and _chars(second) > _chars(first)
 
 
