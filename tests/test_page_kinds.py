@@ -588,6 +588,27 @@ def test_a_long_page_is_not_answered_with_its_short_meta_description() -> None:
     assert HELP_STEPS[5] in text
 
 
+def test_a_title_and_description_the_site_escaped_twice_read_as_the_page_shows_them() -> None:
+    # a forum thread saved without its posts (they come by script), whose head escapes the
+    # description's apostrophe and ellipsis twice, as Discourse does: the description is the page
+    head = (
+        '<meta name="description" content="I&amp;rsquo;m looking for a first telescope that shows planets '
+        'and deep-sky objects, for a budget of $300 to $500, easy to set up&amp;hellip;">'
+        '<meta property="og:title" content="First telescope &amp;#x26; mount?">'
+    )
+    body = "<section id='main'></section><div class='hidden' id='data-preloaded'></div>"
+    read = read_html_page(page(body, head=head, title="Forum"), "https://forum.example/t/first-telescope/15")
+    assert "I’m looking for a first telescope" in read.text and read.text.endswith("easy to set up…")
+    assert "&" not in read.text
+    assert read.title == "First telescope & mount?"
+
+
+def test_a_heading_that_shows_a_character_reference_keeps_it() -> None:
+    body = "<h1>What &amp;nbsp; means in HTML</h1>" + "".join(f"<p>{step}</p>" for step in HELP_STEPS)
+    read = read_html_page(page(body, title="Entities"), "https://help.example/nbsp")
+    assert read.title == "What &nbsp; means in HTML"
+
+
 def test_a_long_page_whose_lines_name_logins_is_not_refused_as_site_furniture() -> None:
     text = read_html_page(help_article(""), "https://help.example/reset").text
     assert HELP_STEPS[9] in text

@@ -56,7 +56,13 @@ from llmweb.fetch.html.manual import (
     unlink,
 )
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, restore_code_blocks
-from llmweb.fetch.html.metadata import declares_article, declares_product, page_title, published_date
+from llmweb.fetch.html.metadata import (
+    declares_article,
+    declares_product,
+    page_description,
+    page_title,
+    published_date,
+)
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
@@ -1061,20 +1067,6 @@ def _visible_text_length(root: HtmlElement) -> int:
 
 
 # --- JavaScript shells ------------------------------------------------------------------
-
-_DESCRIPTION_NAMES = ("description", "og:description", "twitter:description")
-_MAX_DESCRIPTION_CHARS = 1000
-
-
-def page_description(root: HtmlElement) -> str | None:
-    """The summary the page gives of itself (meta description, Open Graph, Twitter), one line."""
-    found: dict[str, str] = {}
-    for meta in root.iter("meta"):
-        name = (meta.get("property") or meta.get("name") or "").strip().lower()
-        content = " ".join((meta.get("content") or "").split())
-        if name in _DESCRIPTION_NAMES and content and name not in found:
-            found[name] = content[:_MAX_DESCRIPTION_CHARS]
-    return next((found[n] for n in _DESCRIPTION_NAMES if n in found), None)
 
 
 def _scripts(root: HtmlElement) -> HtmlElement:
