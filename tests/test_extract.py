@@ -395,6 +395,28 @@ def test_an_article_split_by_an_ad_row_is_read_whole() -> None:
     assert text.index("First half, paragraph 3.") < text.index("Second half, paragraph 0.")
 
 
+def test_teasers_of_related_posts_sharing_the_articles_container_class_are_not_joined_to_it() -> None:
+    # each related post's card holds its teaser in a container of the article body's own class
+    body = "".join(f"<p>Paragraph {i}. {SENTENCE}</p>" for i in range(5))
+    teasers = [
+        "With council budgets tightening, knowing which parks get money first matters more...",
+        "What goes into deciding the cost of a new library branch? Here is how the city counts...",
+        "Discover what residents said about the parks in this year's survey and what comes...",
+    ]
+    cards = "".join(
+        f'<article class="card"><h3>Related post {i}</h3><div class="entry-content"><p>{teaser}</p></div></article>'
+        for i, teaser in enumerate(teasers)
+    )
+    html = page(
+        f'<div class="page"><article class="post"><h1>Parks budget approved</h1>'
+        f'<div class="entry-content">{body}</div></article><div class="related">{cards}</div></div>',
+        '<meta property="og:type" content="article">',
+    )
+    text = extract_page(html).text
+    assert "Paragraph 4." in text
+    assert "knowing which parks get money first" not in text
+
+
 def test_an_articles_headings_and_lists_between_its_paragraphs_are_kept() -> None:
     # the article's container has no name trafilatura knows, so its fast reading recovered the
     # paragraphs one by one and dropped every heading and list between them

@@ -672,6 +672,56 @@ def test_an_articles_json_ld_body_still_gives_what_the_page_does_not_show() -> N
     assert "reading garden run by the neighbourhood council" in text
 
 
+def test_an_article_shown_whole_is_not_filled_with_the_shorter_summary_its_json_ld_holds() -> None:
+    shown = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    summary = (
+        "In short: the city has opened three libraries, in Nowa Huta, Bronowice and Podgórze, each with a "
+        "reading room, a children's floor and a café. They cost 48 million złoty, two thirds of it from the "
+        "European regional fund. Two more branches, in Prokocim and Krowodrza, follow next year, and the "
+        "closed Old Town branch becomes a reading garden. Books can be returned to any branch; a van takes "
+        "them back twice a week. A bus with three thousand books will visit the villages joined to the city "
+        "last year once a fortnight. Membership stays free for residents, students and pensioners, and the "
+        "card opens the city's museums on the first Sunday of the month. A survey found that one resident "
+        "in three had not visited a library in five years; the city hopes branches near schools and tram "
+        "stops will change that, and it will count visits at each of them for the next two years. Opening "
+        "hours run from nine to eight on weekdays and until four on Saturdays, with readings for families. "
+        "The mayor thanked the librarians who moved from the old branch and the architects of all three."
+    )
+    data = {
+        "@context": "https://schema.org",
+        "@type": "NewsArticle",
+        "headline": "City opens three new libraries",
+        "articleBody": summary,
+    }
+    html = page(
+        f"<article><h1>City opens three new libraries</h1>{shown}</article>",
+        head=json_ld(data),
+        title="City opens three new libraries",
+    )
+    text = read_html_page(html, "https://news.example/libraries").text
+    assert "reading garden run by the neighbourhood council" in text
+    assert "In short" not in text
+
+
+def test_a_qa_pages_json_ld_naming_only_its_question_adds_nothing_to_it() -> None:
+    title = "Multiple agents crashing after the last update"
+    replies = [
+        "Since updating to the new release last week, all three of my monitoring agents crash a few minutes "
+        "after they start. The log ends with a segmentation fault in the collector for disk statistics.",
+        "Same here on two servers. Turning off the disk statistics collector in the configuration file keeps "
+        "the agents running, so the crash is in that collector and not in the agent itself.",
+        "Thanks, that works for me as well. A fixed build is out now: version 2.4.1 repairs the collector, "
+        "and after upgrading I switched it back on and the agents have been running for a day.",
+    ]
+    posts = "".join(f'<div class="topic-post"><div class="cooked"><p>{r}</p></div></div>' for r in replies)
+    data = {"@context": "https://schema.org", "@type": "QAPage", "name": title,
+            "mainEntity": {"@type": "Question", "name": title}}  # fmt: skip
+    html = page(f"<header><h1>{title}</h1></header><main>{posts}</main>", head=json_ld(data), title=title)
+    text = read_html_page(html, "https://community.example/t/agents-crashing/42").text
+    assert "the agents have been running for a day" in text
+    assert "Main entity" not in text
+
+
 def test_a_next_js_page_of_only_configuration_and_feature_flags_is_refused() -> None:
     config = {
         "props": {"pageProps": {}},

@@ -288,6 +288,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if "<code" in html:
         _flatten_nested_code(root)
     fired: list[str] = []
+    one_post = ""  # the reading post_run widened with its run's other members, for the landing test
     declared_thread = declares_thread(html)  # one search of the whole HTML, used twice
     # a thread whose markup says where each post is (.posts) is read post by post
     posts = read_posts(root, codes, declared=declared_thread) if layers.thread_posts else ""
@@ -380,6 +381,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if layers.post_run and not (article or sells_one) and body_chars < READ_SHARE * page_chars:
             found = other_posts(root, text, codes)
             if found is not None:
+                one_post = text
                 text = "\n\n".join(part for part in (found[0], text, found[1]) if part)
                 fired.append("post_run")
         if article and layers.closing_heading:
@@ -400,18 +402,21 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if len(whole) > len(text):
             text = whole
             fired.append("whole_page")
+    # a run of like sections post_run read beside the one trafilatura chose may be a landing page's:
+    # the landing test judges trafilatura's reading, and a landing text read whole replaces the run
+    reading = one_post or text
     if (
         layers.landing
         and not (article or documentation or posts or manual or sells_one)
-        and not {"thread_replies", "post_run"} & set(fired)
-        and len(text) < LANDING_SHARE * page_chars  # cheap first: the body's text, chrome and all
-        and len(text) < LANDING_SHARE * _landing_bound(root, region)
+        and "thread_replies" not in fired
+        and len(reading) < LANDING_SHARE * page_chars  # cheap first: the body's text, chrome and all
+        and len(reading) < LANDING_SHARE * _landing_bound(root, region)
     ):
         landing = restore_code_blocks(_whole_page_text(root, landing=True, within=region), codes)
         # a dated page is a landing page when its text is a run of short sections
-        if len(text) < LANDING_SHARE * len(landing) and (not published or _sectioned(landing)):
+        if len(reading) < LANDING_SHARE * len(landing) and (not published or _sectioned(landing)):
             text = landing
-            fired.append("landing")
+            fired = [layer for layer in fired if layer != "post_run"] + ["landing"]
     if article and layers.title_heading:
         headless = _without_title_heading(text, title)
         if headless != text:
