@@ -335,6 +335,63 @@ def test_a_product_page_gives_its_name_price_and_specifications() -> None:
     )
 
 
+GUITAR_SPECS = [
+    ("Body", "Alder"), ("Neck", "Maple, bolt-on"), ("Fingerboard", "Rosewood"),
+    ("Fingerboard radius", "241 mm"), ("Scale", "648 mm"), ("Nut width", "42 mm"),
+    ("Frets", "22 medium jumbo"), ("Pickups", "3 Alnico 5 single coils"), ("Controls", "one volume, two tone"),
+    ("Switch", "5-way"), ("Tremolo", "2-point synchronised"), ("Machine heads", "ClassicGear"),
+    ("Hardware", "Nickel/Chrome"), ("Strings", "Nickel-plated steel .009 - .042"), ("Colour", "Birch Green"),
+]  # fmt: skip
+GUITAR_REVIEWS = [
+    ("QuietOwl", "The first one arrived with a crack in the neck pocket and scratched lacquer around the truss rod hole, "
+     "and the second had a paint mark near the strap button. I really like the looks of the guitar and the way it "
+     "sounds, but the quality control was a letdown and I would inspect yours with attention when it arrives."),
+    ("inrainbows", "I bought this to upgrade from a cheaper model and while it looks incredible and I will be keeping "
+     "it, the setup out of the box was poor and made me appreciate the old one a lot more. After an evening with the "
+     "truss rod and the saddles it plays very well, and the neck is the most comfortable I have owned."),
+    ("Frusciantino", "It finally came today and I had the shop set it up before shipping, so I had to wait a little "
+     "longer. As soon as I pick it up it feels right: pleasant to play, well balanced and solidly made, and the "
+     "rolled fingerboard edges are lovely. It sounds clear and lively, with enough punch for blues and rock."),
+    ("maple_neck", "This is my third guitar of the series and the best one yet. The pickups are quieter than on my "
+     "older one, the tuners hold their pitch through a whole rehearsal, and the green finish looks even better in "
+     "daylight than in the photos. For the price I do not think you can find a better guitar of this kind."),
+    ("gigging_dad", "I take it to two gigs a week and it has not needed a single adjustment since the first setup. "
+     "The tremolo returns to pitch far better than I expected from a guitar at this price, and the bridge pickup has "
+     "enough bite for the rock covers we play, while the neck pickup is warm and round for the slower songs."),
+    ("Lena R.", "Ordered on Monday and it was here on Wednesday, well packed in a cardboard box with plenty of foam. "
+     "The colour is a little darker than on my screen but I prefer it that way. The frets were polished and the "
+     "edges smooth, and the action was low enough to play straight away without buzzing anywhere on the neck."),
+    ("old_strummer", "I have played these for thirty years and this version is a real step up from the last one. "
+     "The satin neck does not get sticky in a hot room, the rosewood board feels smooth, and the whole guitar is a "
+     "little lighter than my older one, which my shoulder is thankful for after a long evening on stage."),
+    ("nico_b", "The electronics are quiet and the five-way switch feels solid, although the knobs are a bit loose "
+     "on their shafts. A drop of glue fixed that. Apart from this small detail I am very happy with it, and my "
+     "teacher was surprised by how well it stays in tune from one lesson to the next, week after week."),
+]  # fmt: skip
+
+
+def test_a_product_page_keeps_its_specifications_when_justext_reads_only_its_reviews() -> None:
+    # the fast reading is the product's box, a short part of a page of reviews; jusText's
+    # paragraphs are the reviews alone, and they do not stand for the product
+    specs = "".join(f"<li>{name}: {value}</li>" for name, value in GUITAR_SPECS)
+    reviews = "".join(
+        f'<div class="review-item"><div class="author">{who}</div><div class="review-text">{said}</div>'
+        "<span>Was this review helpful?</span></div>"
+        for who, said in GUITAR_REVIEWS
+    )
+    product = {
+        "@context": "https://schema.org", "@type": "Product", "name": "Player II Stratocaster",
+        "offers": {"@type": "Offer", "price": "649.00", "priceCurrency": "GBP"},
+    }  # fmt: skip
+    body = (
+        f"{NAV}<div class='content'><h1>Player II Stratocaster</h1><h2>Electric guitar</h2><ul>{specs}</ul>"
+        f"<p>£649.00</p></div><section class='reviews'><h3>Reviews</h3>{reviews}</section>{FOOTER}"
+    )
+    html = page(body, head=json_ld(product), title="Player II Stratocaster – Example Music")
+    text = read_html_page(html, "https://music.example/player-ii.htm").text
+    assert all(f"{name}: {value}" in text for name, value in GUITAR_SPECS)
+
+
 def test_a_listing_gives_each_item_on_a_line_of_its_own() -> None:
     items = [
         "Nowa Huta branch library",
