@@ -20,6 +20,7 @@ from llmweb.fetch.focus.passages import (
     Span,
     focus_text,
     lead_line,
+    rank_pages,
     rank_passages,
     split_passages,
 )
@@ -290,6 +291,39 @@ def test_web_fetch_answers_with_the_entry_whose_body_covers_the_question(httpser
     page = web_fetch(url, query="How do I read the settings from environment variables?", max_chars=2000)
     best = min(page.passages, key=lambda p: p.rank)
     assert best.text.startswith("- settings.load_process(prefix)")
+
+
+# A page whose subject ("regular expression") runs through its passages, read beside a page that
+# never names it but uses the question's other word ("replace") everywhere.
+REGEX_DOC = "\n\n".join(
+    [
+        "# Regular expression operations",
+        "This module provides regular expression matching. " + _filler("introduction", 6),
+        "- re.search(pattern, string)\n  Scan through string looking for the first place the regular "
+        "expression pattern matches. " + _filler("search", 5),
+        "- re.sub(pattern, repl, string)\n  Return the string obtained by replacing the leftmost "
+        "matches of pattern in string by the replacement repl. " + _filler("sub", 5),
+        "## Examples",
+        "A regular expression is compiled once; the regular expression object matches many strings, "
+        "and every match of the regular expression is a match object. " + _filler("examples", 4),
+    ]
+)
+REPLACE_DOC = "\n\n".join(
+    ["# Strings", _filler("introduction", 6)]
+    + [
+        f"- str.replace{n}(old, new)\n  Return a copy with old replaced by new, replacement {n}. "
+        + _filler("replace", 4)
+        for n in range(6)
+    ]
+)
+
+
+def test_among_pages_the_subject_a_page_repeats_does_not_outrank_its_answering_entry() -> None:
+    (spans, scores), _ = rank_pages(
+        [REGEX_DOC, REPLACE_DOC], "How do I replace all matches of a regular expression?"
+    )
+    best = spans[int(scores.argmax())]
+    assert REGEX_DOC[best.start : best.end].startswith("- re.sub(pattern, repl, string)")
 
 
 def test_only_a_heading_or_a_list_items_short_first_line_opens_an_entry() -> None:
