@@ -9,10 +9,10 @@ its names, and each card becomes one line of a list, its visible texts joined, e
 card names its item in a label for screen readers, its link and its heading, and says "Regular
 price" beside each price; said once, WCXB dev's listings went 0.692 -> 0.698 on the tuning part
 and 0.703 -> 0.713 on the check part, collections 0.703 -> 0.707 there), less the calls to
-action every card repeats: a link or a button saying the same words to each item's own address
-or to none ("Quick view", "Compare", "Read full story"; WCXB dev's tuning part: collections
-0.647 -> 0.650, 6 pages changed; check part: collections 0.711 -> 0.711, listings
-0.713 -> 0.716, no type lower). The grid is:
+action every card repeats: a link, button or label saying the same words to each item's own
+address or to none ("Quick view", "Compare", "Read full story"; WCXB dev's tuning part:
+collections 0.647 -> 0.651, 9 pages changed, none lower; check part: collections 0.711 -> 0.711,
+listings 0.713 -> 0.716, no type lower). The grid is:
 
 - a run of four or more children of one element with the same tag and class, nearly all
   (:data:`_LINKED_MEMBERS`) holding a link, a dozen characters each on average;
@@ -53,6 +53,7 @@ _NOT_SEARCHED = frozenset(
 )
 _UNSEEN = ("script", "style", "noscript", "template")
 _SEPARATOR = " · "
+_CONTROLS = frozenset({"a", "button", "label"})  # a label: a card's "Compare" box, its "Size" picker
 
 _VISIBLE_TEXT = etree.XPath(
     ".//text()[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]"
@@ -112,7 +113,7 @@ def _item_grid(body: HtmlElement) -> tuple[HtmlElement, list[HtmlElement]] | Non
 
 
 def _card_actions(members: list[HtmlElement]) -> set[str]:
-    """The words of the links and buttons nearly every card repeats to a different address (or
+    """The words of the links and controls nearly every card repeats to a different address (or
     to none): "Quick view", "Compare", "Read full story" are things to do with each item, not
     what it is. A link saying the same to one address in every card (the one brand a shop
     carries, the category of a list of events) is data, and one with a digit is a count or a
@@ -120,7 +121,9 @@ def _card_actions(members: list[HtmlElement]) -> set[str]:
     addresses: defaultdict[str, list[str | None]] = defaultdict(list)
     for member in members:
         said: dict[str, str | None] = {}
-        for control in member.iter("a", "button"):
+        for control in member.iter():
+            if control.tag not in _CONTROLS and control.get("role") != "button":
+                continue
             text = " ".join(control.text_content().split())
             if text and not any(c.isdigit() for c in text):
                 said.setdefault(text, control.get("href"))
