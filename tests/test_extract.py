@@ -678,6 +678,30 @@ def test_a_listings_card_says_each_of_its_texts_once() -> None:
     assert line.count("Regular price") == 1
 
 
+def test_a_listings_cards_leave_out_the_calls_to_action_each_repeats() -> None:
+    # every card offers "Quick view", "Compare" and "Save for later" for its own item; the brand
+    # every card links to, one address for all, is what the item is and stays
+    chairs = ("Mesh Task Chair", "Ergonomic Stool", "Executive Armchair", "Drafting Chair", "Guest Chair")
+    cards = "".join(
+        f'<article class="product"><h3><a href="/chairs/{i}">{name}</a></h3>'
+        '<p><a href="/brands/sitonit">SitOnIt</a></p><span>$403.00</span>'
+        f'<a href="/chairs/{i}#quick">Quick view</a><button type="button">Compare</button>'
+        '<label><input type="checkbox"> Save for later</label></article>'
+        for i, name in enumerate(chairs)
+    )
+    intro = (
+        "<p>Mesh backs breathe through a long day at the desk, and every chair here ships within a week.</p>"
+    )
+    body = f'<h1>Mesh chairs</h1>{intro}<div class="products">{cards}</div>'
+    text = read_html_page(page(body, title="Mesh chairs"), "https://shop.example/seating/mesh").text
+    line = next(line for line in text.splitlines() if "Drafting Chair" in line)
+    assert "SitOnIt" in line
+    assert "$403.00" in line
+    assert "Quick view" not in text
+    assert "Compare" not in text
+    assert "Save for later" not in text
+
+
 def test_a_guide_whose_sections_the_fast_reading_missed_is_read_in_full() -> None:
     # the blog's content class holds only the introduction; the guide's steps follow in a plain
     # <div> of headings and unmarked text, beside a sidebar of long sentences
