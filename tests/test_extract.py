@@ -300,6 +300,20 @@ def test_a_navigation_menu_inside_a_manuals_main_region_is_left_out() -> None:
     assert "Resolves names." in text
 
 
+def test_a_footer_inside_a_manuals_main_region_is_left_out() -> None:
+    # the page's own footer, inside the region read whole: when it was changed, where to edit it
+    footer = (
+        "<footer><p>This page was last modified on Jul 8, 2025 by the contributors.</p>"
+        '<p><a href="https://git.example/docs/edit/netcfg.md">Edit this page</a> · Report a problem</p></footer>'
+    )
+    html = manual("<p>Resolves names.</p>").replace('<div class="column">', '<main><div class="column">', 1)
+    html = html.replace("</body>", f"{footer}</main></body>", 1)
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert "Resolves names." in read.text
+    assert "last modified" not in read.text and "Edit this page" not in read.text
+
+
 def test_a_short_manual_page_is_returned_rather_than_taken_for_a_javascript_shell() -> None:
     html = page(
         '<div class="toc"><a href="a.html">Other constant</a></div><div class="column"><h1>Constant '

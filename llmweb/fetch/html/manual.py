@@ -9,7 +9,7 @@ the page's main region is known (declared by the page, or found by peeling navig
 the body), everything a reader sees in it is content, as the docs bench's gold text is:
 :func:`manual_body` turns the region into the element names :mod:`.markdown` renders
 (head, p, list/item, table/row/cell, quote, code, lb), drops only what a browser does not
-show, and leaves the rest to the renderer.
+show and its menus and footers, and leaves the rest to the renderer.
 """
 
 from __future__ import annotations
@@ -199,8 +199,11 @@ def manual_body(region: HtmlElement) -> etree._Element:
     return tree
 
 
+# Menus, and the page's own footer inside the region ("Last modified … by", "Edit this page",
+# "Help improve MDN"): WCXB dev's tuning part, 5 manuals read whole changed, 5 higher (+0.028
+# in all), the check part 3 pages +0.054 (in aggregate); the docs bench unchanged.
 def _navigation(el: HtmlElement) -> bool:
-    return bool(el.tag == "nav" or el.get("role") == "navigation")
+    return bool(el.tag in ("nav", "footer") or el.get("role") in ("navigation", "contentinfo"))
 
 
 def _hidden(el: HtmlElement) -> bool:
