@@ -305,7 +305,8 @@ def run(workdir: Path) -> PartResult:
         *_method_note(asked),
         table(COLUMNS, rows),
         "",
-        "Questions not answered (the first few):",
+        "Questions of the tuned half not answered (the first few; a held-out question is never listed, so "
+        "that nobody tunes on it):",
         "",
         *examples,
     )
@@ -319,7 +320,8 @@ def run(workdir: Path) -> PartResult:
 def _ask_all(
     part: PartResult, roots: dict[str, Path], asked: Sequence[Asked]
 ) -> tuple[dict[tuple[str, bool], Tally], list[str]]:
-    """Every question asked: a tally per (language, tuned half), and the first few not answered."""
+    """Every question asked: a tally per (language, tuned half), and the first few of the tuned half
+    not answered."""
     groups: dict[tuple[str, bool], Tally] = {}
     texts: dict[str, str] = {}
     examples: list[str] = []
@@ -329,7 +331,7 @@ def _ask_all(
             groups.setdefault((q.language, q.tuned), Tally()).add(tally)
             if n % 20 == 0:
                 part.say(f"{n} of {len(asked)} asked")
-            if not tally.answered and len(examples) < 6:
+            if not tally.answered and q.tuned and len(examples) < 6:
                 examples.append(f"- {q.language}, {q.page}: {q.question!r} → {len(result.passages)} passages")
     return groups, examples
 
