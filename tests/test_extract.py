@@ -811,3 +811,20 @@ def test_a_shops_buying_guide_outside_its_main_region_stays_beside_its_product_l
     text = read_html_page(page(body, title="Charcoal grills"), "https://shop.example/charcoal-grills").text
     assert "nothing matches the taste of wood embers" in text
     assert "chimney starter lights the charcoal" in text
+
+
+def test_a_listings_cards_leave_out_what_their_videos_say_to_browsers_without_video() -> None:
+    # each card plays a clip of its dress on hover; the words inside <video> show only in a
+    # browser that cannot play it
+    dresses = ("Striped Midi Dress", "Ribbed Sleeveless Dress", "Cutout Midi Dress", "Chambray Mini Dress")
+    cards = "".join(
+        f'<li class="tile"><video muted loop><source src="/{i}.mp4">Your browser does not support video</video>'
+        f'<h3><a href="/dresses/{i}">{name}</a></h3><span>${59 + 10 * i}</span></li>'
+        for i, name in enumerate(dresses * 2)
+    )
+    intro = "<p>Light dresses for warm days, in cotton and linen, cut to move in and easy to wash.</p>"
+    body = f'<h1>Casual dresses</h1>{intro}<ul class="grid">{cards}</ul>'
+    text = read_html_page(page(body, title="Casual dresses"), "https://shop.example/dresses/casual").text
+    line = next(line for line in text.splitlines() if "Chambray Mini Dress" in line)
+    assert "$89" in line
+    assert "does not support video" not in text
