@@ -752,3 +752,93 @@ def test_a_guide_whose_sections_the_fast_reading_missed_is_read_in_full() -> Non
     assert "summer before your senior year" in text
     assert "### Step 12" in text
     assert "counsellors answer every letter" not in text
+
+
+def test_a_shops_buying_guide_outside_its_main_region_stays_beside_its_product_list() -> None:
+    # the products are cards in <main>; the shop's guide to choosing one is a block of its own
+    # after it, which trafilatura left out once the cards were plain lines of a list
+    grills = ("Kettle 47", "Kettle 57", "Kamado Classic", "Vertical Duo", "Table Grill", "Open Brazier")
+    cards = "".join(
+        f'<article class="product"><a href="/grills/{i}"><img src="/{i}.jpg" alt=""></a>'
+        f'<h3><a href="/grills/{i}">Charcoal grill {name} in enamelled steel, size {i}</a></h3>'
+        f'<p><a href="/brands/{i % 3}">Maker {i % 3}</a></p><span>{199 + 50 * i},00 €</span><span>In stock</span>'
+        f'<a href="/grills/{i}#quick">Quick buy</a></article>'
+        for i, name in enumerate(grills * 4)
+    )
+    guide = "".join(
+        f"<h2>{heading}</h2><p>{text}</p>"
+        for heading, text in (
+            (
+                "Why choose charcoal?",
+                "Charcoal remains the first choice of most cooks for a simple reason: nothing matches the "
+                "taste of wood embers. We pick the sturdiest models of each maker, in enamelled steel and "
+                "stainless steel, so that the grill you buy outlasts many summers on the terrace.",
+            ),
+            (
+                "Which size to pick?",
+                "A grate of 57 cm feeds eight to twelve guests and leaves room to cook over direct and "
+                "indirect heat at once. A grate of 47 cm suits four to six people or a small balcony, "
+                "though it is harder to grow into slow cooking with it later on.",
+            ),
+            (
+                "How much to spend?",
+                "Prices run from fifty euros to several thousand. Every model here sears a steak well; a "
+                "larger budget buys thicker steel, a lid that seals, vents that hold a low temperature "
+                "for hours and a warranty that covers the bowl for a decade.",
+            ),
+            (
+                "How to light it?",
+                "A chimney starter lights the charcoal in fifteen minutes without fluid or smell. Pour the "
+                "embers out once they are grey, close the lid and set the vents: the lower one feeds the "
+                "fire, the upper one draws the smoke and holds the heat steady.",
+            ),
+            (
+                "Kettle or open grill?",
+                "A kettle with a lid turns the grill into an outdoor oven: roasts stay moist and you control "
+                "the cooking at last. An open grill suits quick grilling and tight budgets; without a lid it "
+                "limits what you can cook, but it sears sausages and steaks from the first sunny day.",
+            ),
+            (
+                "Which brands do we carry?",
+                "Two makers lead the market for kettles, and a French workshop builds the best vertical grills "
+                "with a double cooking zone. Newer makers produce in their own factories abroad, at prices "
+                "that suit a first grill without giving up a solid bowl and a good grate.",
+            ),
+            (
+                "Which fuel to burn?",
+                "Lump charcoal lights fast and burns hot, which suits steaks and short cooks. Briquettes burn "
+                "longer at an even heat and suit roasts and ribs. Avoid cheap bags full of dust and small "
+                "pieces: they choke the air flow and leave a bitter taste on the food.",
+            ),
+            (
+                "How to keep it clean?",
+                "Brush the grate while it is still hot, empty the ash once it is cold and cover the grill "
+                "between uses. Once a season, wash the bowl with warm soapy water and oil the grate lightly, "
+                "and the enamel will keep its shine for years to come.",
+            ),
+        )
+    )
+    body = (
+        '<main id="content"><h1>Charcoal grills</h1>'
+        f'<div class="products">{cards}</div></main><div class="guide">{guide}</div>'
+    )
+    text = read_html_page(page(body, title="Charcoal grills"), "https://shop.example/charcoal-grills").text
+    assert "nothing matches the taste of wood embers" in text
+    assert "chimney starter lights the charcoal" in text
+
+
+def test_a_listings_cards_leave_out_what_their_videos_say_to_browsers_without_video() -> None:
+    # each card plays a clip of its dress on hover; the words inside <video> show only in a
+    # browser that cannot play it
+    dresses = ("Striped Midi Dress", "Ribbed Sleeveless Dress", "Cutout Midi Dress", "Chambray Mini Dress")
+    cards = "".join(
+        f'<li class="tile"><video muted loop><source src="/{i}.mp4">Your browser does not support video</video>'
+        f'<h3><a href="/dresses/{i}">{name}</a></h3><span>${59 + 10 * i}</span></li>'
+        for i, name in enumerate(dresses * 2)
+    )
+    intro = "<p>Light dresses for warm days, in cotton and linen, cut to move in and easy to wash.</p>"
+    body = f'<h1>Casual dresses</h1>{intro}<ul class="grid">{cards}</ul>'
+    text = read_html_page(page(body, title="Casual dresses"), "https://shop.example/dresses/casual").text
+    line = next(line for line in text.splitlines() if "Chambray Mini Dress" in line)
+    assert "$89" in line
+    assert "does not support video" not in text

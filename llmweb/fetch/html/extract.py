@@ -46,7 +46,7 @@ from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
 from llmweb.fetch.html.interleaved import container_with_gaps, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
-from llmweb.fetch.html.listing import list_items
+from llmweb.fetch.html.listing import item_grid, write_list
 from llmweb.fetch.html.manual import (
     declared_main,
     looks_like_documentation,
@@ -324,14 +324,22 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         and _may_hold_comments(html)
     )
     # a page selling one thing: the links and cards beside it are other products, the comments
-    # under it its reviews (read before list_items rewrites cards, microdata and all)
+    # under it its reviews (read before write_list rewrites cards, microdata and all)
     sells_one = (lists_items or bool(region) or thread) and declares_product(root, html)
-    if lists_items and not sells_one and list_items(root):
+    # the page as it was before its grid became a list (a copy only where a grid was found), read
+    # again in its place when the list's reading left out the prose it kept (_loses_prose)
+    plain = None
+    grid = item_grid(root) if lists_items and not sells_one else None
+    if grid is not None:
+        plain = copy.deepcopy(root)
+        write_list(grid)
         fired.append("item_list")  # a listing's cards as lines of text, before trafilatura drops their links
     # after page_chars and the item grid were measured: the second opinion's and the landing
     # page's shares, and the grid's, were set with the dialogs' text counted
     if not (posts or manual) and layers.dialogs and may_hold_dialogs(html) and drop_dialogs(root):
         fired.append("dialogs")
+        if plain is not None:
+            drop_dialogs(plain)
     if posts:
         text = posts
     elif manual:  # a manual's main region is read whole (.manual), not judged block by block
@@ -341,8 +349,16 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # thing they are other things: related products, which trafilatura drops as link lists
         if region and not sells_one:
             for main in region:
+                if plain is not None:
+                    for twin in plain.xpath(root.getroottree().getpath(main)):
+                        unlink(twin)
                 unlink(main)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
+        if plain is not None and body is not None:
+            plain_body, plain_comments = _trafilatura(plain, url, fast=True, comments=thread)
+            if _loses_prose(body, plain_body):
+                root, body, comments = plain, plain_body, plain_comments
+                fired.remove("item_list")
         if layers.interleaved and body is not None:
             fuller = _with_dropped_blocks(root, url, body)
             if fuller is not None:
@@ -709,6 +725,34 @@ _TEXT = etree.XPath("string()", smart_strings=False)
 def _text_chars(tree: Any) -> int:
     """Characters of a trafilatura tree's text, spaces collapsed (0 for None)."""
     return 0 if tree is None else len(" ".join(_TEXT(tree).split()))
+
+
+_PROSE_CHARS = 150  # a paragraph of a buying guide, not a card's line
+_PROSE_LOST = 1 / 3  # of the list reading's characters
+_WORDS = re.compile(r"\w+")
+
+
+def _loses_prose(body: Any, plain_body: Any) -> bool:
+    """Whether trafilatura's reading of the page with its grid as a list left out paragraphs of
+    prose its reading of the page as it was kept (a third of the list reading's length or more).
+
+    A list of plain lines is text where the cards were links, and trafilatura may then settle on
+    the region holding the grid (HTML's <main>) and leave out what the page said outside it: a
+    shop's buying guide under its products (WCXB dev's tuning part, 2 collections: 0.22 and 0.24
+    with the list, 0.94 and 0.87 without; no other page of the 76 the list fired on changed).
+    """
+    if plain_body is None:
+        return False
+    kept = set(_WORDS.findall(_TEXT(body).lower()))
+    lost = 0
+    for paragraph in plain_body.iter("p"):
+        text = " ".join(_TEXT(paragraph).split())
+        if len(text) < _PROSE_CHARS or ". " not in text:
+            continue
+        words = _WORDS.findall(text.lower())
+        if sum(word not in kept for word in words) > len(words) / 2:
+            lost += len(text)
+    return lost >= _PROSE_LOST * _text_chars(body)
 
 
 def _without_title_heading(text: str, title: str | None) -> str:
