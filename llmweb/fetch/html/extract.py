@@ -345,19 +345,20 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     elif manual:  # a manual's main region is read whole (.manual), not judged block by block
         text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
     else:
+        # the region's twins in the page as it was, for the landing test if that page is read
+        twins = (
+            [] if plain is None else [t for m in region for t in plain.xpath(root.getroottree().getpath(m))]
+        )
         # a main region's links are its items (a listing's entries), but on a page selling one
         # thing they are other things: related products, which trafilatura drops as link lists
         if region and not sells_one:
-            for main in region:
-                if plain is not None:
-                    for twin in plain.xpath(root.getroottree().getpath(main)):
-                        unlink(twin)
+            for main in (*region, *twins):
                 unlink(main)
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         if plain is not None and body is not None:
             plain_body, plain_comments = _trafilatura(plain, url, fast=True, comments=thread)
             if _loses_prose(body, plain_body):
-                root, body, comments = plain, plain_body, plain_comments
+                root, region, body, comments = plain, twins, plain_body, plain_comments
                 fired.remove("item_list")
         if layers.interleaved and body is not None:
             fuller = _with_dropped_blocks(root, url, body)
