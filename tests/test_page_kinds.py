@@ -695,37 +695,32 @@ ARTICLE_PARAGRAPHS = [
 ]
 
 
-def test_an_articles_json_ld_body_is_not_appended_when_the_page_shows_it() -> None:
-    shown = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS[:4])  # the rest behind "read more"
+def read_libraries_article(shown: str, *, article_body: str) -> str:
+    """The libraries article showing ``shown`` (its paragraphs' HTML), its JSON-LD's articleBody
+    ``article_body``: the text web_fetch reads."""
     data = {
         "@context": "https://schema.org",
         "@type": "NewsArticle",
         "headline": "City opens three new libraries",
-        "articleBody": " ".join(ARTICLE_PARAGRAPHS),
+        "articleBody": article_body,
     }
     html = page(
         f"<article><h1>City opens three new libraries</h1>{shown}</article>",
         head=json_ld(data),
         title="City opens three new libraries",
     )
-    text = read_html_page(html, "https://news.example/libraries").text
+    return read_html_page(html, "https://news.example/libraries").text
+
+
+def test_an_articles_json_ld_body_is_not_appended_when_the_page_shows_it() -> None:
+    shown = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS[:4])  # the rest behind "read more"
+    text = read_libraries_article(shown, article_body=" ".join(ARTICLE_PARAGRAPHS))
     assert text.count("The city opened three libraries on Monday") == 1
 
 
 def test_an_articles_json_ld_body_still_gives_what_the_page_does_not_show() -> None:
     shown = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS[:4])
-    data = {
-        "@context": "https://schema.org",
-        "@type": "NewsArticle",
-        "headline": "City opens three new libraries",
-        "articleBody": " ".join(ARTICLE_PARAGRAPHS),
-    }
-    html = page(
-        f"<article><h1>City opens three new libraries</h1>{shown}</article>",
-        head=json_ld(data),
-        title="City opens three new libraries",
-    )
-    text = read_html_page(html, "https://news.example/libraries").text
+    text = read_libraries_article(shown, article_body=" ".join(ARTICLE_PARAGRAPHS))
     assert "reading garden run by the neighbourhood council" in text
 
 
@@ -744,18 +739,7 @@ def test_an_article_shown_whole_is_not_filled_with_the_shorter_summary_its_json_
         "hours run from nine to eight on weekdays and until four on Saturdays, with readings for families. "
         "The mayor thanked the librarians who moved from the old branch and the architects of all three."
     )
-    data = {
-        "@context": "https://schema.org",
-        "@type": "NewsArticle",
-        "headline": "City opens three new libraries",
-        "articleBody": summary,
-    }
-    html = page(
-        f"<article><h1>City opens three new libraries</h1>{shown}</article>",
-        head=json_ld(data),
-        title="City opens three new libraries",
-    )
-    text = read_html_page(html, "https://news.example/libraries").text
+    text = read_libraries_article(shown, article_body=summary)
     assert "reading garden run by the neighbourhood council" in text
     assert "In short" not in text
 
