@@ -622,9 +622,13 @@ def _full_reading(root: HtmlElement, url: str, body: Any, body_chars: int) -> An
     full = _trafilatura(root, url, fast=False)[0]
     if full is None or _text_chars(full) <= FULL_READING_RATIO * body_chars:
         return None
-    said = set(_WORD.findall(_TEXT(body).lower()))
-    kept = said & set(_WORD.findall(_TEXT(full).lower()))
-    return full if len(kept) >= FULL_READING_HOLDS * len(said) else None
+    return full if _words_held(body, full) >= FULL_READING_HOLDS else None
+
+
+def _words_held(first: Any, second: Any) -> float:
+    """The share of the words of reading ``first`` that reading ``second`` holds too (1 for none)."""
+    said = set(_WORD.findall(_TEXT(first).lower()))
+    return len(said & set(_WORD.findall(_TEXT(second).lower()))) / len(said) if said else 1.0
 
 
 def _justext_reading(root: HtmlElement, reading_chars: int, page_chars: int) -> Any:
@@ -664,9 +668,7 @@ def _passes_over(rescue: Any, body: Any, body_chars: int) -> bool:
     of a fast reading ``body`` longer than a name and a price (:data:`SECOND_OPINION_HOLDS`)."""
     if body is None or body_chars < JUSTEXT_MIN_READING:
         return False
-    said = set(_WORD.findall(_TEXT(body).lower()))
-    kept = said & set(_WORD.findall(_TEXT(rescue).lower()))
-    return len(kept) < SECOND_OPINION_HOLDS * len(said)
+    return _words_held(body, rescue) < SECOND_OPINION_HOLDS
 
 
 def _read_enough(reading_chars: int, page_chars: int) -> bool:
@@ -730,7 +732,6 @@ def _text_chars(tree: Any) -> int:
 
 _PROSE_CHARS = 150  # a paragraph of a buying guide, not a card's line
 _PROSE_LOST = 1 / 3  # of the list reading's characters
-_WORDS = re.compile(r"\w+")
 
 
 def _loses_prose(body: Any, plain_body: Any) -> bool:
@@ -744,13 +745,13 @@ def _loses_prose(body: Any, plain_body: Any) -> bool:
     """
     if plain_body is None:
         return False
-    kept = set(_WORDS.findall(_TEXT(body).lower()))
+    kept = set(_WORD.findall(_TEXT(body).lower()))
     lost = 0
     for paragraph in plain_body.iter("p"):
         text = " ".join(_TEXT(paragraph).split())
         if len(text) < _PROSE_CHARS or ". " not in text:
             continue
-        words = _WORDS.findall(text.lower())
+        words = _WORD.findall(text.lower())
         if sum(word not in kept for word in words) > len(words) / 2:
             lost += len(text)
     return lost >= _PROSE_LOST * _text_chars(body)
