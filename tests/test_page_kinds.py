@@ -605,6 +605,44 @@ def test_a_dated_landing_page_of_many_short_sections_is_read_whole() -> None:
     assert "About us" not in got.text
 
 
+# A hosting company's page: an opening of its own, then feature cards whose text sits in a box of
+# the class trafilatura looks for first ("post"), so its reading is one card; the cards are a run of
+# like siblings, as a thread's posts are, each opening with the same line.
+HOSTING_CARDS = [
+    ("Backups", "Every night your data is copied to two other cities and kept for ninety days, so a deleted "
+     "file or a broken disk costs you a restore, not a week of work."),
+    ("Monitoring", "We watch your servers every minute from three continents and tell you before your "
+     "customers notice that a page is slow or a certificate is about to expire."),
+    ("Support", "Real engineers answer the phone around the clock, read your configuration before they call "
+     "back, and stay on the line until the problem is gone for good."),
+]  # fmt: skip
+EVERY_PLAN = (
+    "Included in every plan from the first day, set up by our team in minutes and managed with you from one "
+    "place, with no setup fee and no contract."
+)
+
+
+def test_a_landing_page_whose_reading_is_one_card_of_a_run_is_read_whole_not_as_the_run() -> None:
+    # the run of cards alone (what post_run reads for a thread's other posts) leaves out the opening
+    cards = "".join(
+        f'<div class="card"><h3>{name}</h3><div class="post"><p>{EVERY_PLAN}</p><p>{line}</p></div></div>'
+        for name, line in HOSTING_CARDS
+    )
+    opening = "".join(
+        f"<p>Hosting for {who} that would rather sell than patch servers: we run the machines, you run "
+        "the shop, and one monthly price covers it all.</p>"
+        for who in ("small businesses", "clinics")
+    )
+    body = (
+        f"<div class='top'>{NAV}</div><div class='hero'><h1>Managed hosting</h1>{opening}</div>"
+        f"<section><h2>What you get</h2><div class='row'>{cards}</div></section>{FOOTER}"
+    )
+    text = read_html_page(page(body, title="Managed hosting"), "https://host.example/").text
+    assert "Hosting for clinics that would rather sell" in text
+    assert all(text.count(line) == 1 for _, line in HOSTING_CARDS)
+    assert "About us" not in text and "All rights reserved" not in text
+
+
 # --- verdicts that must not fire on real pages -----------------------------------------------
 
 # A help article about accounts: each step is a short line that names logins and passwords,
