@@ -99,6 +99,67 @@ def test_a_thread_of_unmarked_posts_gives_every_reply_not_only_the_first_post() 
     assert -1 not in where and where == sorted(where)
 
 
+def form_comment(number: int, author: str, when: str, text: str, replies: str = "") -> str:
+    """A comment as a board that edits it in place writes it (old Reddit's shape): a header
+    line, then the message inside the form its author edits it through, with hidden fields
+    only; the replies nested under it."""
+    return (
+        f'<div class="thing comment" id="c{number}"><div class="entry"><p class="tagline">'
+        f'<a href="/user/{author}" class="author">{author}</a> <span class="score">{12 - number} points'
+        f'</span> <time>{when}</time> ({number % 3} children)</p><form action="#" class="usertext" '
+        f'id="form-c{number}"><input type="hidden" name="thing_id" value="c{number}"><div class="usertext-body">'
+        f'<div class="md"><p>{text}</p></div></div></form><ul class="buttons"><li><a href="/c/{number}">'
+        f'permalink</a></li><li><a href="#">reply</a></li></ul></div><div class="child">{replies}</div></div>'
+    )
+
+
+SUBMISSION = (
+    "The new board ships with a bright power light and a blinking activity light, and the old way of "
+    "switching them off no longer works. This thread collects what readers found: which settings still "
+    "apply, which moved, and what to do when nothing helps. Please add what worked for you below."
+)
+
+
+def comment_tree(box: str = "") -> str:
+    """A thread of nested comments, its messages in forms, under a link's submission line."""
+    tree = form_comment(
+        0, *POSTS[0], form_comment(1, *POSTS[1], form_comment(2, *POSTS[2])) + form_comment(3, *POSTS[3])
+    )
+    more = "".join(
+        form_comment(
+            4 + i, f"reader{i}", f"Thu Dec 28, 2023 9:{i:02} am", f"Thanks, that worked for me too ({i})."
+        )
+        for i in range(6)
+    )
+    return (
+        f'{NAV}<div class="content"><div class="link"><p class="title"><a href="/out">Turning off all status '
+        f'lights</a></p><p class="tagline">submitted by b.scherer</p><p>{SUBMISSION}</p></div>'
+        f'<div class="commentarea">{box}'
+        f"{tree}{more}</div></div>{FOOTER}"
+    )
+
+
+def test_a_comment_tree_whose_messages_sit_in_forms_gives_every_message() -> None:
+    # each message in a form that asks for nothing (hidden fields only): trafilatura deletes
+    # forms as widgets, and kept every header line and no message
+    page_html = page(comment_tree(), title="Turning off all status lights")
+    text = read_html_page(page_html, "https://board.example/c/1").text
+    where = [text.find(post[:60]) for _, _, post in POSTS]
+    assert -1 not in where and where == sorted(where)
+
+
+def test_a_form_a_reader_fills_in_stays_out_of_a_thread() -> None:
+    reply_box = (
+        '<form action="/reply" class="usertext"><input type="hidden" name="parent" value="c0">'
+        "<p>Please be kind and stay on topic when you reply to other members of the community here.</p>"
+        '<textarea name="text"></textarea><button type="submit">save</button></form>'
+    )
+    page_html = page(comment_tree(reply_box), title="Turning off all status lights")
+    text = read_html_page(page_html, "https://board.example/c/1").text
+    assert POSTS[1][2][:60] in text
+    assert "stay on topic" not in text
+
+
 QUESTION = (
     "I am starting a catering service for my cooking. The events will be for about forty people and the "
     "menu is curry with rice, fried chicken and a green salad. How should I prepare the day before?"

@@ -44,6 +44,7 @@ from trafilatura.settings import Extractor
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
+from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.interleaved import container_with_gaps, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import item_grid, write_list
@@ -349,6 +350,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         twins = (
             [] if plain is None else [t for m in region for t in plain.xpath(root.getroottree().getpath(m))]
         )
+        # before the region's links become text: a form of links is a listing's (.forms)
+        if layers.quiet_forms and "<form" in html and open_quiet_forms(root):
+            if plain is not None:
+                open_quiet_forms(plain)
+            fired.append("quiet_forms")
         # a main region's links are its items (a listing's entries), but on a page selling one
         # thing they are other things: related products, which trafilatura drops as link lists
         if region and not sells_one:
