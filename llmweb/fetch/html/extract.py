@@ -351,7 +351,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             [] if plain is None else [t for m in region for t in plain.xpath(root.getroottree().getpath(m))]
         )
         # before the region's links become text: a form of links is a listing's (.forms)
-        if layers.quiet_forms and "<form" in html and open_quiet_forms(root):
+        if layers.quiet_forms and open_quiet_forms(root):
             if plain is not None:
                 open_quiet_forms(plain)
             fired.append("quiet_forms")
