@@ -842,3 +842,22 @@ def test_a_listings_cards_leave_out_what_their_videos_say_to_browsers_without_vi
     line = next(line for line in text.splitlines() if "Chambray Mini Dress" in line)
     assert "$89" in line
     assert "does not support video" not in text
+
+
+def test_an_article_written_twice_for_two_screens_is_read_once() -> None:
+    paragraphs = [
+        "Remodeling a kitchen in the valley costs between forty and ninety thousand dollars, "
+        "depending on the cabinets, the counters and how much of the plumbing has to move.",
+        "Labor is most of the bill: contractors here charge more than the national average, "
+        "and permits for electrical work add several weeks to the schedule of any project.",
+        "Homeowners who keep the layout and refinish the cabinets instead of replacing them "
+        "save a third of the cost, and can still change the counters and the appliances.",
+    ]
+    copy = "".join(f"<p>{text}</p>" for text in paragraphs)
+    body = (
+        "<article><h1>What a kitchen remodel costs</h1>"
+        f'<div class="content desktop">{copy}</div><div class="content mobile">{copy}</div></article>'
+    )
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert text.count("Labor is most of the bill") == 1
+    assert all(p.split(",")[0] in text for p in paragraphs)  # the article is kept

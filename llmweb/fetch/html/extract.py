@@ -408,6 +408,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             if closed != text:
                 text = closed
                 fired.append("closing_heading")
+        if layers.repeats:
+            once = _without_repeats(text)
+            if once != text:
+                text = once
+                fired.append("repeats")
     kept = len(codes.found_in(text))
     if kept < len(codes.blocks) and not manual and not posts:
         # trafilatura's fallback extractors sometimes keep a code block its main pass
@@ -802,6 +807,54 @@ def _without_closing_headings(text: str) -> str:
         if words > CLOSING_HEADING_WORDS or blocks[i].startswith("|"):
             break
     return "\n\n".join(blocks[:cut])
+
+
+# A passage said again word for word, its lines one after another, is a copy when it holds at
+# least REPEAT_MIN_WORDS words and one of its lines at least REPEAT_LINE_WORDS: a sentence of
+# prose, not a heading, a label, a call to action or a pricing plan's list of features, which
+# repeat in their own right (the plans' lists alone cost WCXB dev's tuning services 0.2 F1).
+REPEAT_MIN_WORDS = 20
+REPEAT_LINE_WORDS = 15
+
+
+def _without_repeats(text: str) -> str:
+    """The text without the passages it says again (REPEAT_MIN_WORDS): runs of lines, each the
+    words of a line above it.
+
+    For trafilatura's readings: a page that writes its text twice or three times for different
+    screens (a tab per device, a mobile copy of the body), or a teaser block its template repeats
+    after each section, is read whole each time. Table rows stay and end a run (a summary table
+    given again at the end is the page's), and so does code (a unique placeholder here).
+    WCXB dev's tuning part: fired on 62 pages, +1.49 F1 summed (19 articles +0.82: 0.9466 ->
+    0.9481 over all 524; services -0.16 on 11, a card's terms said again under each offer); the
+    check part's aggregate 0.854 -> 0.856, no type down by more than 0.001.
+    """
+    blocks = [block.split("\n") for block in text.split("\n\n")]
+    lines = [(b, i) for b, block in enumerate(blocks) for i, line in enumerate(block) if _words(line)]
+    seen: set[str] = set()
+    dropped: set[tuple[int, int]] = set()
+    run: list[tuple[int, int]] = []
+    run_words = longest = 0
+    for b, i in [*lines, (-1, -1)]:  # a sentinel closes the last run
+        line = blocks[b][i] if b >= 0 else ""
+        said = _words(line)
+        if said and said in seen and not line.startswith("|"):
+            run.append((b, i))
+            words = said.count(" ") + 1
+            run_words, longest = run_words + words, max(longest, words)
+            continue
+        if run_words >= REPEAT_MIN_WORDS and longest >= REPEAT_LINE_WORDS:
+            dropped.update(run)
+        run, run_words, longest = [], 0, 0
+        seen.add(said)
+    if not dropped:
+        return text
+    kept = []
+    for b, block in enumerate(blocks):
+        left = [line for i, line in enumerate(block) if (b, i) not in dropped]
+        if len(left) == len(block) or any(_words(line) for line in left):
+            kept.append("\n".join(left))
+    return "\n\n".join(kept)
 
 
 def _words(text: str) -> str:

@@ -29,6 +29,7 @@ class Layers:
     landing: bool = True  # a landing page of sections read whole when the reading kept a small part
     title_heading: bool = True  # an article's first heading dropped when it repeats the title
     closing_heading: bool = True  # a last heading with next to nothing under it dropped
+    repeats: bool = True  # a long paragraph said again later in the reading dropped (a copy of the text)
     fill: bool = True  # the visible text filled in from embedded data (.shell "visible" + sources)
     embedded: bool = True  # the visible text replaced by embedded data (.shell "embedded")
     description: bool = True  # the page answered with its meta description (.shell "description")
