@@ -885,3 +885,16 @@ def test_a_streamed_pages_paragraphs_are_read_where_their_placeholders_stand() -
     assert "Loading paragraph" not in text
     assert all(f"Part {n} of the streamed article." in text for n in range(4))
     assert text.index("Part 3 of the streamed article.") < text.index("The council votes")
+
+
+def test_an_accordions_collapsed_panels_are_read() -> None:
+    paragraphs = "".join(f"<p>{SENTENCE * 2}Paragraph {i} goes on about the plan.</p>" for i in range(8))
+    steps = "".join(
+        f'<div class="accordion"><a role="button" aria-controls="step-{n}-panel" href="#">Step {n}</a>'
+        f'<div id="step-{n}-panel" style="display:none;" role="region">'
+        f"<p>Step {n} is explained in the panel, with what the council decided about it.</p></div></div>"
+        for n in range(3)
+    )
+    body = f"<main><article><h1>Parks budget approved</h1>{paragraphs}{steps}</article></main>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert all(f"Step {n} is explained in the panel" in text for n in range(3))

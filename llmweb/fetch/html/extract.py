@@ -63,6 +63,7 @@ from llmweb.fetch.html.metadata import (
     page_title,
     published_date,
 )
+from llmweb.fetch.html.panels import may_hold_panels, open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
@@ -343,6 +344,10 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("dialogs")
         if plain is not None:
             drop_dialogs(plain)
+    if not (posts or manual) and layers.panels and may_hold_panels(html) and open_panels(root):
+        fired.append("panels")
+        if plain is not None:
+            open_panels(plain)
     if posts:
         text = posts
     elif manual:  # a manual's main region is read whole (.manual), not judged block by block

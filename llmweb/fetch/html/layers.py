@@ -16,6 +16,7 @@ class Layers:
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
     interleaved: bool = True  # headings, lists, tables dropped between kept paragraphs (.interleaved)
+    panels: bool = True  # an accordion's collapsed panels shown (.panels)
     streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
     full_reading: bool = True  # trafilatura's full reading of a short fast one Readability outreads
