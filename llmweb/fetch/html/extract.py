@@ -837,6 +837,15 @@ def _without_repeats(text: str) -> str:
     guide written three times 0.50 -> 0.98; 5 forums +0.24, a collection +0.21, 2 services -0.17:
     an offer's terms said again under each offer, which the gold keeps); the article set unchanged.
     """
+    # most pages say no paragraph twice: found from the long lines alone (a word is a character
+    # and a space at least), before every line is split into words
+    paragraphs = [
+        said
+        for line in text.split("\n")
+        if len(line) >= 2 * REPEAT_PARAGRAPH_WORDS - 1 and (said := _words(line))
+    ]
+    if len(set(paragraphs)) == len(paragraphs):
+        return text
     blocks = [block.split("\n") for block in text.split("\n\n")]
     lines = [(b, i) for b, block in enumerate(blocks) for i, line in enumerate(block) if _words(line)]
     seen: set[str] = set()

@@ -29,15 +29,15 @@ def open_panels(root: HtmlElement) -> bool:
     names in ``aria-controls``; True if one was shown."""
     named = {
         name
-        for control in root.iter()
-        if isinstance(control.tag, str) and _is_control(control)
-        for name in (control.get("aria-controls") or "").split()
+        for control in root.xpath("//*[@aria-controls]")
+        if _is_control(control)
+        for name in control.get("aria-controls", "").split()
     }
     if not named:
         return False
     shown = False
-    for el in root.iter():
-        if not isinstance(el.tag, str) or el.get("id") not in named:
+    for el in root.xpath("//*[@id]"):
+        if el.get("id") not in named:
             continue
         style = el.get("style") or ""
         if el.get("hidden") is None and el.get("aria-hidden") != "true" and not _DISPLAY_NONE.search(style):
