@@ -842,3 +842,59 @@ def test_a_listings_cards_leave_out_what_their_videos_say_to_browsers_without_vi
     line = next(line for line in text.splitlines() if "Chambray Mini Dress" in line)
     assert "$89" in line
     assert "does not support video" not in text
+
+
+def test_an_article_written_twice_for_two_screens_is_read_once() -> None:
+    paragraphs = [
+        "Remodeling a kitchen in the valley costs between forty and ninety thousand dollars, "
+        "depending on the cabinets, the counters and how much of the plumbing has to move.",
+        "Labor is most of the bill: contractors here charge more than the national average, "
+        "and permits for electrical work add several weeks to the schedule of any project. "
+        "Plumbing moved across the room costs more again, because the walls and the floor are "
+        "opened, inspected and closed by three trades, each of them paid by the hour.",
+        "Homeowners who keep the layout and refinish the cabinets instead of replacing them "
+        "save a third of the cost, and can still change the counters and the appliances.",
+    ]
+    copy = "".join(f"<p>{text}</p>" for text in paragraphs)
+    body = (
+        "<article><h1>What a kitchen remodel costs</h1>"
+        f'<div class="content desktop">{copy}</div><div class="content mobile">{copy}</div></article>'
+    )
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert text.count("Labor is most of the bill") == 1
+    assert all(p.split(",")[0] in text for p in paragraphs)  # the article is kept
+
+
+def test_a_streamed_pages_paragraphs_are_read_where_their_placeholders_stand() -> None:
+    # React's streaming render: each paragraph a Suspense boundary, sent later as a hidden part
+    # that a script ($RC) moves into place; the page's own prose and a closing section around them
+    loading = '<!--$?--><template id="B:{n}"></template><div>Loading paragraph...</div><!--/$-->'
+    parts = "".join(
+        f'<div hidden id="S:{n}"><p>{SENTENCE * 3} Part {n} of the streamed article.</p></div>'
+        f'<script>$RC("B:{n}","S:{n}")</script>'
+        for n in range(4)
+    )
+    body = (
+        "<main><article><h1>Parks budget approved</h1>"
+        f"<p>{SENTENCE * 2}</p>{''.join(loading.format(n=n) for n in range(4))}"
+        "<h2>What comes next</h2><p>The council votes on the plan again in the spring, after a hearing "
+        "where residents can speak about each park and each library.</p>"
+        f"</article></main><footer><p>Copyright the city paper.</p></footer>{parts}"
+    )
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "Loading paragraph" not in text
+    assert all(f"Part {n} of the streamed article." in text for n in range(4))
+    assert text.index("Part 3 of the streamed article.") < text.index("The council votes")
+
+
+def test_an_accordions_collapsed_panels_are_read() -> None:
+    paragraphs = "".join(f"<p>{SENTENCE * 2}Paragraph {i} goes on about the plan.</p>" for i in range(8))
+    steps = "".join(
+        f'<div class="accordion"><a role="button" aria-controls="step-{n}-panel" href="#">Step {n}</a>'
+        f'<div id="step-{n}-panel" style="display:none;" role="region">'
+        f"<p>Step {n} is explained in the panel, with what the council decided about it.</p></div></div>"
+        for n in range(3)
+    )
+    body = f"<main><article><h1>Parks budget approved</h1>{paragraphs}{steps}</article></main>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert all(f"Step {n} is explained in the panel" in text for n in range(3))

@@ -11,6 +11,8 @@
 - :mod:`.threads` — the replies of forum threads, Q&A and comment pages, from trafilatura's comments.
 - :mod:`.forms` — forms that ask for nothing (a comment's message in its edit form), read as text.
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
+- :mod:`.panels` — an accordion's collapsed panels shown, as a reader who opens them sees them.
+- :mod:`.streamed` — a streamed page's parts moved from the end of its body to their placeholders.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
 - :mod:`.listing` — a listing's grid of cards, one line per item.
 - :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.

@@ -16,6 +16,8 @@ class Layers:
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
     interleaved: bool = True  # headings, lists, tables dropped between kept paragraphs (.interleaved)
+    panels: bool = True  # an accordion's collapsed panels shown (.panels)
+    streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
     full_reading: bool = True  # trafilatura's full reading of a short fast one Readability outreads
     second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
@@ -30,6 +32,7 @@ class Layers:
     landing: bool = True  # a landing page of sections read whole when the reading kept a small part
     title_heading: bool = True  # an article's first heading dropped when it repeats the title
     closing_heading: bool = True  # a last heading with next to nothing under it dropped
+    repeats: bool = True  # a long paragraph said again later in the reading dropped (a copy of the text)
     fill: bool = True  # the visible text filled in from embedded data (.shell "visible" + sources)
     embedded: bool = True  # the visible text replaced by embedded data (.shell "embedded")
     description: bool = True  # the page answered with its meta description (.shell "description")

@@ -1,0 +1,56 @@
+"""A disclosure's collapsed panels shown, as a reader who opens them sees them. Pure.
+
+An accordion (a FAQ's answers, a guide's steps) or a "Read more" keeps its panels in the page,
+hidden (``style="display:none"``, ``hidden``, ``aria-hidden="true"``) until the reader presses
+the control that names them in its ``aria-controls``: a button, or an element with
+``aria-expanded`` (WAI-ARIA's disclosure and accordion patterns). trafilatura drops every hidden
+element, so a guide written as an accordion was read as its step titles alone. Dialogs are
+dropped before (.dialogs). WCXB dev's tuning part: fired on 14 pages, changed one (a solar
+installation guide's steps, 0.37 -> 0.95); the check part's services +0.09 summed, no page type
+down; the article set unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none\s*;?", re.I)
+
+
+def may_hold_panels(html: str) -> bool:
+    """A cheap test on the raw HTML before the tree is searched."""
+    return "aria-controls" in html
+
+
+def open_panels(root: HtmlElement) -> bool:
+    """Show the hidden elements that a control (a button, or an element with ``aria-expanded``)
+    names in ``aria-controls``; True if one was shown."""
+    named = {
+        name
+        for control in root.xpath("//*[@aria-controls]")
+        if _is_control(control)
+        for name in control.get("aria-controls", "").split()
+    }
+    if not named:
+        return False
+    shown = False
+    for el in root.xpath("//*[@id]"):
+        if el.get("id") not in named:
+            continue
+        style = el.get("style") or ""
+        if el.get("hidden") is None and el.get("aria-hidden") != "true" and not _DISPLAY_NONE.search(style):
+            continue
+        el.attrib.pop("hidden", None)
+        el.attrib.pop("aria-hidden", None)
+        if style:
+            el.set("style", _DISPLAY_NONE.sub("", style))
+        shown = True
+    return shown
+
+
+def _is_control(el: HtmlElement) -> bool:
+    return el.get("aria-controls") is not None and (
+        el.get("aria-expanded") is not None or el.get("role") == "button" or el.tag == "button"
+    )
