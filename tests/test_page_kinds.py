@@ -453,6 +453,48 @@ def test_a_product_page_keeps_its_specifications_when_justext_reads_only_its_rev
     assert all(f"{name}: {value}" in text for name, value in GUITAR_SPECS)
 
 
+KETTLE_DESCRIPTION = (
+    "A stove-top kettle of brushed stainless steel with a heat-resistant handle and a whistle that sounds "
+    "when the water boils. Its wide base heats quickly on gas, electric and induction hobs, and the spout's "
+    "flip cap keeps the steam away from your fingers when you pour. The lid lifts off for filling and "
+    "cleaning, and the kettle holds enough water for eight cups of tea. The steel does not stain or take "
+    "on tastes, and the kettle goes in the dishwasher without its handle losing its colour. "
+    "Every kettle is tested for leaks before it leaves the workshop, and comes with a five-year guarantee "
+    "that covers the handle, the whistle and the base. The handle folds down for storage and stays "
+    "cool on the hob, and the whistle can be lifted off when you would rather boil the water quietly, "
+    "early in the morning or late at night. A ring of copper inside the base spreads the heat evenly, "
+    "so the kettle boils a litre in about five minutes on a medium gas ring and a little faster on "
+    "induction. To descale it, boil a mixture of water and white vinegar, leave it overnight and rinse "
+    "it twice in the morning; the inside is polished so that limescale comes away without scrubbing. "
+    "The kettle is made in a family workshop that has been pressing steel for kitchens since 1952, "
+    "and spare whistles, lids and handles can be ordered separately for as long as the model is made."
+)
+RELATED_KETTLES = [
+    ("Copper whistling kettle 2 l", "$54.00"), ("Enamel kettle, cream, 1.5 l", "$39.50"),
+    ("Gooseneck pour-over kettle 1 l", "$44.99"), ("Cast iron teapot with infuser", "$62.00"),
+    ("Glass stove-top kettle 1.2 l", "$29.95"), ("Camping kettle, folding handle", "$24.00"),
+]  # fmt: skip
+
+
+def test_a_product_page_that_declares_nothing_leaves_out_its_carousel_of_other_products() -> None:
+    # no schema.org Product: the page's <main> is read with its links as text, and its carousel of
+    # other products, each a link and a price, would come along
+    related = "".join(
+        f'<li><a href="/p/{n}">{name}</a><span class="price">{price}</span></li>'
+        for n, (name, price) in enumerate(RELATED_KETTLES)
+    )
+    body = (
+        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
+        f"<p>{KETTLE_DESCRIPTION}</p><h2>Specifications</h2><table><tr><th>Capacity</th><td>2.5 l</td></tr>"
+        "<tr><th>Weight</th><td>1.1 kg</td></tr><tr><th>Hobs</th><td>gas, electric, induction</td></tr></table>"
+        f"<h2>Customers also bought</h2><ol class='carousel'>{related}</ol></main>{FOOTER}"
+    )
+    html = page(body, title="Whistling stainless steel kettle 2.5 l | Example Kitchen")
+    text = read_html_page(html, "https://kitchen.example/kettle").text
+    assert "$48.00" in text and "five-year guarantee" in text and "induction" in text
+    assert not any(name in text for name, _ in RELATED_KETTLES)
+
+
 def test_a_listing_gives_each_item_on_a_line_of_its_own() -> None:
     items = [
         "Nowa Huta branch library",

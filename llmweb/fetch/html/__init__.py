@@ -15,6 +15,7 @@
 - :mod:`.streamed` — a streamed page's parts moved from the end of its body to their placeholders.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
 - :mod:`.listing` — a listing's grid of cards, one line per item.
+- :mod:`.carousels` — carousels of other products (lists of priced links) in a main region.
 - :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.
 - :mod:`.metadata` — the page's title and the publication date it states.
 - :mod:`.layers` — which layers above trafilatura run, as data (the bench switches them).

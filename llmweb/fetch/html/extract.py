@@ -42,6 +42,7 @@ from trafilatura.external import try_readability
 from trafilatura.settings import Extractor
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
+from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
@@ -367,7 +368,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # thing they are other things: related products, which trafilatura drops as link lists
         if region and not sells_one:
             for main in (*region, *twins):
-                unlink(main)
+                # …and so are a carousel's priced cards beside an undeclared product (.carousels)
+                carousels = priced_carousels(main) if layers.carousels else []
+                unlink(main, keep=carousels)
+                if carousels and main in region and "carousels" not in fired:
+                    fired.append("carousels")
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         if plain is not None and body is not None:
             plain_body, plain_comments = _trafilatura(plain, url, fast=True, comments=thread)

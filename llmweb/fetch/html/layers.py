@@ -21,6 +21,7 @@ class Layers:
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
     full_reading: bool = True  # trafilatura's full reading of a short fast one Readability outreads
     second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
+    carousels: bool = True  # a main region's lists of priced links left links: other products (.carousels)
     item_list: bool = True  # a listing's repeated items read as a list, a line each (.listing)
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)
     thread_json_ld: bool = True  # a thread read post by post from the posts its JSON-LD lists (.posts)
