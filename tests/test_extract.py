@@ -393,6 +393,36 @@ def test_paragraphs_about_the_newsletter_a_page_is_about_stay() -> None:
     assert "The newsletter industry has never been healthier" in extract_page(html).text
 
 
+def article_by(author: str, end: str, head: str = "") -> str:
+    """An article whose markup names ``author``, with ``end`` below its paragraphs."""
+    body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH * 4}{end}</article>"
+    meta = f'<meta property="og:type" content="article"><meta name="author" content="{author}">'
+    return page(body, meta + head)
+
+
+def test_the_authors_biography_below_an_article_is_left_out() -> None:
+    bio = (
+        '<div class="box"><h4>Maria Lopez</h4><p>Maria Lopez covers city hall and the budget for the '
+        "Courier; before that she reported on schools for ten years.</p>"
+        "<p>She lives in the east end with two cats.</p></div>"
+    )
+    text = extract_page(article_by("Maria Lopez", bio)).text
+    assert "covers city hall" not in text
+    assert "two cats" not in text  # the rest of the author's box goes with it
+    assert SENTENCE.strip() in text
+
+
+def test_an_author_box_marked_as_the_author_below_an_article_is_left_out() -> None:
+    box = (
+        '<div itemprop="author" itemscope itemtype="https://schema.org/Person"><a rel="author" href="/m">'
+        "Maria Lopez</a><p>Maria started the Courier's city desk in 2010, after twelve years of reporting "
+        "on schools, roads and the harbour.</p></div>"
+    )
+    text = extract_page(article_by("Maria Lopez", box)).text
+    assert "city desk" not in text
+    assert SENTENCE.strip() in text
+
+
 def test_a_manuals_see_also_links_stay() -> None:
     entry = '<p>See also: <a href="resolve.html"><code>netcfg.resolve()</code></a></p>'
     assert "See also: `netcfg.resolve()`" in extract_page(manual(entry)).text

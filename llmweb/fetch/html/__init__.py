@@ -14,6 +14,7 @@
 - :mod:`.panels` — an accordion's collapsed panels shown, as a reader who opens them sees them.
 - :mod:`.streamed` — a streamed page's parts moved from the end of its body to their placeholders.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
+- :mod:`.bios` — the author's biography below an article, dropped.
 - :mod:`.listing` — a listing's grid of cards, one line per item.
 - :mod:`.carousels` — carousels of other products (lists of priced links) in a main region.
 - :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.

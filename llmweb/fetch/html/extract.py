@@ -42,6 +42,7 @@ from trafilatura.external import try_readability
 from trafilatura.settings import Extractor
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
+from llmweb.fetch.html.bios import drop_author_bios
 from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
@@ -322,6 +323,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     # before links become text
     if not documentation and layers.promotions and drop_promotions(root, title, article=article):
         fired.append("promotions")
+    if article and not posts and layers.author_bios and drop_author_bios(root):
+        fired.append("author_bios")
     lists_items = not (article or documentation or posts) and layers.item_list
     thread = (
         not (posts or manual)
