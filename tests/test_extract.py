@@ -695,6 +695,20 @@ def test_a_pages_dialogs_are_left_out() -> None:
     assert "six-digit code" not in text
 
 
+def test_a_hidden_dialog_holding_a_copy_of_the_article_to_republish_is_left_out() -> None:
+    # the article's "republish this story" window: the terms and the story again, hidden until
+    # opened; it holds more than half the page's text, as a page drawn inside a modal does
+    story = "".join(f"<p>Paragraph {i}. {SENTENCE * 2}</p>" for i in range(4))
+    window = (
+        '<div role="dialog" style="display:none"><h2>Republish this story</h2>'
+        f"<p>We ask that you credit the Courier and link back to the article when you republish it.</p>{story}</div>"
+    )
+    body = f"<article><h1>Parks budget approved</h1>{story}{window}</article>"
+    text = read_html_page(page(body), "https://news.example/parks").text
+    assert SENTENCE.strip() in text
+    assert "credit the Courier" not in text
+
+
 def test_a_listings_card_says_each_of_its_texts_once() -> None:
     # a shop's card names its item in a label for screen readers and in its heading, and says
     # "Regular price" beside each price it shows
