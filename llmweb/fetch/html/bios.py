@@ -37,6 +37,7 @@ _LATE_SHARE = 0.5  # a biography sits in the second half of the page's text
 _MAX_HEADING_CHARS = 60
 _MAX_BOX_CHARS = 2000
 _MAX_CANDIDATES = 8
+_MAX_BOX_DEPTH = 6  # the wrappers of an author box looked through
 _MIN_BOX_CHARS = 100  # a byline marked as the author is shorter
 _AUTHOR_BOXES = etree.XPath(
     './/*[@itemprop="author"][not(self::a or self::span or self::meta or self::link)]'
@@ -125,8 +126,8 @@ def _bio_box(bio: HtmlElement) -> HtmlElement:
     """The largest ancestor of ``bio`` that holds no more than a biography: the author box, with
     the name above the paragraph and the paragraphs after it ("Karina holds an MBA…")."""
     box = bio
-    for parent in bio.iterancestors():
-        if parent.tag in ("body", "html", "article", "main"):
+    for depth, parent in enumerate(bio.iterancestors()):
+        if depth >= _MAX_BOX_DEPTH or parent.tag in ("body", "html", "article", "main"):
             break
         text = " ".join(parent.text_content().split())
         if len(text) > _MAX_BOX_CHARS:
