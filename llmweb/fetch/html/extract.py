@@ -676,6 +676,8 @@ def _justext_reading(root: HtmlElement, reading_chars: int, page_chars: int) -> 
     tree = copy.deepcopy(source)
     for el in _justext_skips(tree):
         el.drop_tree()
+    for el in hidden_chrome(tree):  # a hidden menu or filter panel reads as paragraphs (.hidden)
+        el.drop_tree()
     if _read_enough(reading_chars, _text_chars(tree)):
         return None
     paragraphs = justext.core.ParagraphMaker.make_paragraphs(tree)
