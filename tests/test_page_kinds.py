@@ -676,6 +676,54 @@ def test_a_landing_page_of_sections_is_read_whole_without_its_menus() -> None:
     assert "About us" not in text and "All rights reserved" not in text
 
 
+# A shop's category page of sections, read whole as a landing page: its filter panel and its
+# mobile menu ship in the page hidden until the reader opens them (checkboxes and counts, a menu
+# of links), and so do its sections' answers, collapsed: prose a reader opens, the page's text.
+FILTERS = ["Synthetic insulation (41)", "Down insulation (27)", "Mummy shape (55)", "Rectangular shape (13)"]
+SEASONS = [
+    ("Summer bags", "Light bags rated to ten degrees that pack down to the size of a water bottle and dry "
+     "quickly after a damp night by the lake."),
+    ("Three-season bags", "Bags for spring and autumn nights near freezing, with a hood that cinches around "
+     "the face and a draft collar along the zipper."),
+    ("Winter bags", "Expedition bags filled with high-loft down for nights far below freezing, cut roomy "
+     "enough to keep boots and a water bottle inside."),
+]  # fmt: skip
+BAG_ANSWERS = [
+    "Pick the bag rated a few degrees below the coldest night you expect, since ratings assume a pad.",
+    "Down packs smaller for its warmth, while synthetic fill keeps warming you when it gets wet.",
+]
+
+
+def test_a_landing_page_is_read_whole_without_the_menus_and_filters_it_hides() -> None:
+    filters = "".join(
+        f'<label><input type="checkbox" name="f{i}"> {f}</label>' for i, f in enumerate(FILTERS)
+    )
+    menu = "".join(f'<li><a href="/c/{n}">{n} sale</a></li>' for n in ("Tents", "Stoves", "Packs", "Boots"))
+    seasons = "".join(
+        f'<div class="col"><h3><b>{name}</b></h3><div class="content-info"><h6><span>{text}</span></h6></div></div>'
+        for name, text in SEASONS
+    )
+    faq = "".join(
+        f'<div class="flex flex-col"><button type="button"><h5>Question {i}?</h5></button>'
+        f'<div class="text-sm" style="display: none"><p>{answer}</p></div></div>'
+        for i, answer in enumerate(BAG_ANSWERS)
+    )
+    body = (
+        f"<div class='top'>{NAV}</div><div class='mobile-menu' aria-hidden='true'><ul>{menu}</ul></div>"
+        "<div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps you warm where you camp, "
+        "from beach nights to winter summits, chosen and tested by our staff on every trip they take.</p></div>"
+        f"<div class='filters' style='display:none'><h4>Filter</h4>{filters}</div><div class='container'>"
+        f"<section><h2>Bags by season</h2><div class='row'>{seasons}</div></section></div>"
+        f"<section><h2>Frequently asked questions</h2>{faq}</section>{FOOTER}"
+    )
+    got = read_html_page(page(body, title="Sleeping bags"), "https://shop.example/c/sleeping-bags")
+    assert "landing" in got.fired
+    assert all(line in got.text for _, line in SEASONS)
+    assert all(answer in got.text for answer in BAG_ANSWERS)
+    assert not any(name in got.text for name in FILTERS)
+    assert "Tents sale" not in got.text
+
+
 FEATURES = [
     "Backups", "Monitoring", "Alerts", "Dashboards", "Audit logs", "Single sign-on", "Roles", "API access",
     "Webhooks", "Exports", "Retention", "Support",

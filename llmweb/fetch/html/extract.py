@@ -47,6 +47,7 @@ from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
+from llmweb.fetch.html.hidden import hidden_chrome
 from llmweb.fetch.html.interleaved import container_with_gaps, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import item_grid, write_list
@@ -458,9 +459,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         and len(reading) < LANDING_SHARE * page_chars  # cheap first: the body's text, chrome and all
         and len(reading) < LANDING_SHARE * _landing_bound(root, region)
     ):
-        landing = restore_code_blocks(_whole_page_text(root, landing=True, within=region), codes)
-        # a dated page is a landing page when its text is a run of short sections
-        if len(reading) < LANDING_SHARE * len(landing) and (not published or _sectioned(landing)):
+        landing, hidden = _read_whole(root, landing=True, within=region)
+        landing = restore_code_blocks(landing, codes)
+        # a dated page is a landing page when its text is a run of short sections; its hidden
+        # chrome counts, as it does in page_chars and the bound above (LANDING_SHARE was set so)
+        if len(reading) < LANDING_SHARE * (len(landing) + hidden) and (not published or _sectioned(landing)):
             text = landing
             fired = [layer for layer in fired if layer != "post_run"] + ["landing"]
     if article and layers.title_heading:
@@ -675,6 +678,8 @@ def _justext_reading(root: HtmlElement, reading_chars: int, page_chars: int) -> 
         return None
     tree = copy.deepcopy(source)
     for el in _justext_skips(tree):
+        el.drop_tree()
+    for el in hidden_chrome(tree):  # a hidden menu or filter panel reads as paragraphs (.hidden)
         el.drop_tree()
     if _read_enough(reading_chars, _text_chars(tree)):
         return None
@@ -1124,12 +1129,17 @@ def _sectioned(text: str) -> bool:
     return headings >= LANDING_SECTIONS and words <= LANDING_SECTION_WORDS * headings
 
 
-def _whole_page_text(
+def _whole_page_text(root: HtmlElement) -> str:
+    """Every visible line of the body, for pages trafilatura empties (short or unusual layouts)."""
+    return _read_whole(root)[0]
+
+
+def _read_whole(
     root: HtmlElement, *, landing: bool = False, within: list[HtmlElement] | None = None
-) -> str:
-    """Every visible line of the body, for pages trafilatura empties (short or unusual layouts);
-    with ``landing``, each line once and headings marked, for a landing page read whole; only
-    the lines of ``within`` (a declared main region) when given."""
+) -> tuple[str, int]:
+    """Every visible line of the body, and the length of the hidden chrome's text left out
+    (.hidden); with ``landing``, each line once and headings marked, for a landing page read
+    whole; only the lines of ``within`` (a declared main region) when given."""
     if within:
         tree = lxml.html.Element("html")
         holder = etree.SubElement(tree, "body")
@@ -1138,6 +1148,10 @@ def _whole_page_text(
             holder[-1].tail = None  # what follows the region is not its text
     else:
         tree = copy.deepcopy(root)
+    body = tree.find("body")
+    # first: a hidden filter panel's fields are what makes it chrome, and forms go below
+    for el in hidden_chrome(body if body is not None else tree):
+        el.tag = "llmweb-hidden"
     etree.strip_elements(tree, *_BOILERPLATE_TAGS, with_tail=False)
     for el in list(tree.iter()):
         if not isinstance(el.tag, str) or el.getparent() is None:
@@ -1146,19 +1160,20 @@ def _whole_page_text(
         marker = f"{el.get('id') or ''} {el.get('class') or ''}"
         if role in _BOILERPLATE_ROLES or _CONSENT.search(marker):
             el.drop_tree()
+    hidden = sum(int(_SPACED_SIZE(el)) for el in tree.iter("llmweb-hidden"))  # those left in the text
+    etree.strip_elements(tree, "llmweb-hidden", with_tail=False)
     for el in tree.iter():
         if isinstance(el.tag, str) and el.tag in _BLOCK_TAGS:
             mark = "#" * int(el.tag[1]) + " " if landing and el.tag in _HEADINGS else ""
             el.text = "\n" + mark + (el.text or "")
             el.tail = "\n" + (el.tail or "")
-    body = tree.find("body")
     lines = (
         " ".join(line.split()) for line in (body if body is not None else tree).text_content().split("\n")
     )
     if not landing:
-        return "\n".join(line for line in lines if line)
+        return "\n".join(line for line in lines if line), hidden
     kept = list(dict.fromkeys(line for line in lines if line.strip("# ")))  # in order, each once
-    return "\n\n".join(kept)
+    return "\n\n".join(kept), hidden
 
 
 # --- bot challenges ---------------------------------------------------------------------
