@@ -13,7 +13,7 @@ import re
 import pytest
 
 from llmweb.errors import NeedsJavaScript
-from llmweb.fetch.html.extract import read_html_page
+from llmweb.fetch.html.extract import _justext_reading, _parse, read_html_page
 from llmweb.fetch.html.threads import declares_thread
 
 
@@ -722,6 +722,33 @@ def test_a_landing_page_is_read_whole_without_the_menus_and_filters_it_hides() -
     assert all(answer in got.text for answer in BAG_ANSWERS)
     assert not any(name in got.text for name in FILTERS)
     assert "Tents sale" not in got.text
+
+
+QUOTE_FORM_TEXT = (
+    "Request a consultation: tell us about your organisation, the systems you run and the deadlines your "
+    "auditors set, and one of our partners will call you back within two working days with a first estimate."
+)
+
+
+def test_the_second_opinion_leaves_out_a_form_the_page_hides() -> None:
+    # jusText reads every paragraph of the body; a hidden "request a quote" form's prose reads as one
+    intro = "".join(
+        f"<p>Our consultants {who} help teams assess the risks they face, design the controls that fit "
+        "their operations, and keep their programmes running as regulations and threats change.</p>"
+        for who in AUDIENCES
+    )
+    form = (
+        f"<div class='quote' style='display: none'><form action='/quote'><p>{QUOTE_FORM_TEXT}</p>"
+        "<label>Email <input type='email' name='email'></label><textarea name='message'></textarea>"
+        "<button type='submit'>Send request</button></form></div>"
+    )
+    root = _parse(page(f"<main><h1>Cybersecurity</h1>{intro}{form}</main>", title="Cybersecurity"))
+    assert root is not None
+    reading = _justext_reading(root, reading_chars=100, page_chars=10_000)
+    assert reading is not None
+    text = " ".join(reading.itertext())
+    assert "for cities help teams" in text
+    assert "Request a consultation" not in text
 
 
 FEATURES = [
