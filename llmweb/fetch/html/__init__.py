@@ -14,6 +14,7 @@
 - :mod:`.panels` — an accordion's collapsed panels shown, as a reader who opens them sees them.
 - :mod:`.hidden` — the menus and forms a page hides from its reader, left out of a page read whole.
 - :mod:`.streamed` — a streamed page's parts moved from the end of its body to their placeholders.
+- :mod:`.repeats` — passages a reading says again word for word, read once.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
 - :mod:`.bios` — the author's biography below an article, dropped.
 - :mod:`.listing` — a listing's grid of cards, one line per item.

@@ -71,6 +71,7 @@ from llmweb.fetch.html.panels import may_hold_panels, open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
+from llmweb.fetch.html.repeats import without_repeats
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
@@ -432,7 +433,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 text = closed
                 fired.append("closing_heading")
         if layers.repeats:
-            once = _without_repeats(text)
+            once = without_repeats(text)
             if once != text:
                 text = once
                 fired.append("repeats")
@@ -834,62 +835,6 @@ def _without_closing_headings(text: str) -> str:
         if words > CLOSING_HEADING_WORDS or blocks[i].startswith("|"):
             break
     return "\n\n".join(blocks[:cut])
-
-
-# A passage said again word for word is a copy when one of its lines holds at least this many
-# words: a paragraph of prose. Shorter lines repeat in their own right: headings, labels, calls
-# to action, a pricing plan's features under each plan (WCXB dev's tuning services lost 0.3 F1
-# to a bound of 15 words), a diet's meals under each of its plans (the article set's tuned half
-# lost 0.004 to a bound of 40).
-REPEAT_PARAGRAPH_WORDS = 50
-
-
-def _without_repeats(text: str) -> str:
-    """The text without the passages it says again: runs of lines, each the words of a line above
-    it, that hold a paragraph (REPEAT_PARAGRAPH_WORDS) and the lines around it in the run.
-
-    For trafilatura's readings: a page that writes its text twice or three times for different
-    screens (a tab per device, a mobile copy of the body), or a teaser block its template repeats
-    after each section, is read whole each time. Table rows stay and end a run (a summary table
-    given again at the end is the page's), and so does code (a unique placeholder here).
-    WCXB dev's tuning part: fired on 17 pages, +0.96 F1 summed (5 articles +0.61: a remodeling
-    guide written three times 0.50 -> 0.98; 5 forums +0.24, a collection +0.21, 2 services -0.17:
-    an offer's terms said again under each offer, which the gold keeps); the article set unchanged.
-    """
-    # most pages say no paragraph twice: found from the long lines alone (a word is a character
-    # and a space at least), before every line is split into words
-    paragraphs = [
-        said
-        for line in text.split("\n")
-        if len(line) >= 2 * REPEAT_PARAGRAPH_WORDS - 1 and (said := _words(line))
-    ]
-    if len(set(paragraphs)) == len(paragraphs):
-        return text
-    blocks = [block.split("\n") for block in text.split("\n\n")]
-    lines = [(b, i) for b, block in enumerate(blocks) for i, line in enumerate(block) if _words(line)]
-    seen: set[str] = set()
-    dropped: set[tuple[int, int]] = set()
-    run: list[tuple[int, int]] = []
-    longest = 0
-    for b, i in [*lines, (-1, -1)]:  # a sentinel closes the last run
-        line = blocks[b][i] if b >= 0 else ""
-        said = _words(line)
-        if said and said in seen and not line.startswith("|"):
-            run.append((b, i))
-            longest = max(longest, said.count(" ") + 1)
-            continue
-        if longest >= REPEAT_PARAGRAPH_WORDS:
-            dropped.update(run)
-        run, longest = [], 0
-        seen.add(said)
-    if not dropped:
-        return text
-    kept = []
-    for b, block in enumerate(blocks):
-        left = [line for i, line in enumerate(block) if (b, i) not in dropped]
-        if len(left) == len(block) or any(_words(line) for line in left):
-            kept.append("\n".join(left))
-    return "\n\n".join(kept)
 
 
 def _words(text: str) -> str:
