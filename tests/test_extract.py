@@ -942,3 +942,15 @@ def test_an_accordions_collapsed_panels_are_read() -> None:
     body = f"<main><article><h1>Parks budget approved</h1>{paragraphs}{steps}</article></main>"
     text = extract_page(page(body, '<meta property="og:type" content="article">')).text
     assert all(f"Step {n} is explained in the panel" in text for n in range(3))
+
+
+def test_a_forum_posts_message_between_line_breaks_is_read() -> None:
+    # phpBB writes each message straight into its content <div>, paragraphs cut by <br><br>;
+    # the page's own paragraphs (the forum's rules, who is online) are <p>s, and trafilatura
+    # kept those, the quotes and the signatures, and none of the messages
+    thread = (PAGES / "phpbb_thread.html").read_text()
+    text = read_html_page(thread, "https://forum.example.org/viewtopic.php?t=9").text
+    assert "agreed to open the waiting list again in April." in text
+    assert "twice as many families can grow vegetables there" in text
+    assert "the soil there is heavy clay and floods every winter" in text
+    assert "I will raise the compost with the council officer on Thursday." in text

@@ -51,6 +51,7 @@ from llmweb.fetch.html.hidden import hidden_chrome
 from llmweb.fetch.html.interleaved import container_with_gaps, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import item_grid, write_list
+from llmweb.fetch.html.loose import wrap_loose_text
 from llmweb.fetch.html.manual import (
     declared_main,
     looks_like_documentation,
@@ -378,6 +379,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 unlink(main, keep=carousels)
                 if carousels and main in region and "carousels" not in fired:
                     fired.append("carousels")
+        # before trafilatura: a block's text between <br>s read as its paragraphs (.loose)
+        if layers.loose_text and not article and wrap_loose_text(root):
+            if plain is not None:
+                wrap_loose_text(plain)
+            fired.append("loose_text")
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         if plain is not None and body is not None:
             plain_body, plain_comments = _trafilatura(plain, url, fast=True, comments=thread)

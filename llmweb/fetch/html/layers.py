@@ -29,6 +29,7 @@ class Layers:
     post_run: bool = True  # a thread's other posts beside the one trafilatura read (.post_run)
     quiet_forms: bool = True  # a form that asks for nothing read as the text it holds (.forms)
     thread_replies: bool = True  # a forum's or Q&A page's replies joined to its first post (.threads)
+    loose_text: bool = True  # loose text between <br>s in a block made paragraphs (.loose)
     continuation: bool = True  # an article body split over containers joined (.continuation)
     whole_page: bool = True  # every visible line when the extraction is shorter than MIN_TEXT_CHARS
     landing: bool = True  # a landing page of sections read whole when the reading kept a small part
