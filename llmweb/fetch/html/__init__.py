@@ -9,6 +9,7 @@
 - :mod:`.post_run` — a thread's other posts when trafilatura read one post of a run of like
   containers.
 - :mod:`.threads` — the replies of forum threads, Q&A and comment pages, from trafilatura's comments.
+- :mod:`.loose` — a block's loose text between ``<br>`` tags made paragraphs (an old forum's messages).
 - :mod:`.forms` — forms that ask for nothing (a comment's message in its edit form), read as text.
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
 - :mod:`.panels` — an accordion's collapsed panels shown, as a reader who opens them sees them.
