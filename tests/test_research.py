@@ -35,15 +35,23 @@ LLMWEB = str(Path(sys.executable).with_name("llmweb"))
 BEGIN = re.compile(r"^<<<BEGIN UNTRUSTED PAGE TEXT (\w+)>>>$", re.MULTILINE)
 END = re.compile(r"^<<<END UNTRUSTED PAGE TEXT (\w+)>>>$", re.MULTILINE)
 
-FILLER = " ".join(
-    f"Paragraph {n} of the manual talks about configuration files, logging, users and permissions."
-    for n in range(6)
-)
+
+def filler(topic: object) -> str:
+    """A paragraph of words no question asks about; each topic's its own (a paragraph said twice is
+    read once)."""
+    return " ".join(
+        f"Paragraph {n} of the manual's topic {topic} talks about configuration files, logging, users and "
+        "permissions."
+        for n in range(6)
+    )
+
+
+FILLER = filler("")
 
 
 def manual(title: str, sections: dict[str, str]) -> str:
     """A documentation page: a title, filler sections, and ``sections`` (heading → paragraph)."""
-    body = "".join(f"<h2>Other topic {n}</h2><p>{FILLER}</p>" for n in range(8))
+    body = "".join(f"<h2>Other topic {n}</h2><p>{filler(n)}</p>" for n in range(8))
     body += "".join(f"<h2>{heading}</h2><p>{text}</p>" for heading, text in sections.items())
     return (
         f"<!doctype html><html><head><title>{title}</title></head><body><main><h1>{title}</h1>"
@@ -116,7 +124,11 @@ def api_manual(title: str, entries: dict[str, str]) -> str:
         "<p>Strings are sequences of characters. A list of strings is often built one string at a "
         f"time, and a string can be put together from a list of strings. {FILLER[:200]}</p>"
     )
-    body = f"<p>{FILLER}</p>" + prose + "".join(f"<h2>Other topic {n}</h2><p>{FILLER}</p>" for n in range(4))
+    body = (
+        f"<p>{filler('intro')}</p>"
+        + prose
+        + "".join(f"<h2>Other topic {n}</h2><p>{filler(n)}</p>" for n in range(4))
+    )
     body += "".join(
         f"<dl><dt id='{name}'>{name}(iterable)</dt><dd><p>{summary}</p><p>{FILLER[:200]}</p></dd></dl>"
         for name, summary in entries.items()
@@ -280,7 +292,7 @@ def test_each_passage_label_carries_the_nonce(
 VALKEY_TWICE = manual(
     "Valkey manual",
     {"Persistence": "Valkey writes its snapshot every 300 seconds when at least 10 keys changed.",
-     "Other topic 9": FILLER,
+     "Other topic 9": filler(9),
      "Restarts": "After a restart Valkey reads the snapshot back, so the counters survive it."},
 )  # fmt: skip
 
