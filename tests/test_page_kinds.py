@@ -652,16 +652,27 @@ FAQ_ANSWERS = [
 ]
 
 
-def test_a_landing_page_of_sections_is_read_whole_without_its_menus() -> None:
-    pillars = "".join(
+def landing_sections(sections: list[tuple[str, str]]) -> str:
+    """Sections as a page builder writes them: a heading, then the text in a box whose class
+    ("content-info") trafilatura drops, set as a heading of the smallest kind."""
+    return "".join(
         f'<div class="col"><h3><b>{name}</b></h3><div class="content-info"><h6><span>{text}</span></h6></div></div>'
-        for name, text in PILLARS
+        for name, text in sections
     )
-    faq = "".join(
+
+
+def collapsed_answers(answers: list[str], hiding: str) -> str:
+    """FAQ answers under their questions' buttons, each in a panel that ``hiding`` collapses."""
+    return "".join(
         f'<div class="flex flex-col"><button type="button"><h5>Question {i}?</h5></button>'
-        f'<div class="text-sm hidden"><p>{answer}</p></div></div>'
-        for i, answer in enumerate(FAQ_ANSWERS)
+        f"<div {hiding}><p>{answer}</p></div></div>"
+        for i, answer in enumerate(answers)
     )
+
+
+def test_a_landing_page_of_sections_is_read_whole_without_its_menus() -> None:
+    pillars = landing_sections(PILLARS)
+    faq = collapsed_answers(FAQ_ANSWERS, 'class="text-sm hidden"')
     body = (
         f"<div class='top'>{NAV}</div><div class='container'><h1>Data analytics services</h1><p>Unlock the "
         "value in your data: convert data to information, information to insights, and insights to better "
@@ -699,15 +710,8 @@ def test_a_landing_page_is_read_whole_without_the_menus_and_filters_it_hides() -
         f'<label><input type="checkbox" name="f{i}"> {f}</label>' for i, f in enumerate(FILTERS)
     )
     menu = "".join(f'<li><a href="/c/{n}">{n} sale</a></li>' for n in ("Tents", "Stoves", "Packs", "Boots"))
-    seasons = "".join(
-        f'<div class="col"><h3><b>{name}</b></h3><div class="content-info"><h6><span>{text}</span></h6></div></div>'
-        for name, text in SEASONS
-    )
-    faq = "".join(
-        f'<div class="flex flex-col"><button type="button"><h5>Question {i}?</h5></button>'
-        f'<div class="text-sm" style="display: none"><p>{answer}</p></div></div>'
-        for i, answer in enumerate(BAG_ANSWERS)
-    )
+    seasons = landing_sections(SEASONS)
+    faq = collapsed_answers(BAG_ANSWERS, 'class="text-sm" style="display: none"')
     body = (
         f"<div class='top'>{NAV}</div><div class='mobile-menu' aria-hidden='true'><ul>{menu}</ul></div>"
         "<div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps you warm where you camp, "
