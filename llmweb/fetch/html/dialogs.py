@@ -29,10 +29,10 @@ opinion then read its reviews too).
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 from lxml.html import HtmlElement
+
+from llmweb.fetch.html.hidden import DISPLAY_NONE
 
 _DIALOGS = etree.XPath(
     "//body//*[@role='dialog' or @role='alertdialog' or @aria-modal='true'] | //body//dialog[not(@open)]"
@@ -41,7 +41,6 @@ _DIALOGS = etree.XPath(
 # lowercases tag and attribute names, not the page's text)
 _NAMES = ("dialog", "DIALOG", "Dialog", "aria-modal", "ARIA-MODAL", "Aria-Modal")
 _MAX_SHARE = 0.5
-_HIDDEN = re.compile(r"display\s*:\s*none", re.I)
 _TEXT_SIZE = etree.XPath("string-length(normalize-space())")
 
 
@@ -62,7 +61,7 @@ def drop_dialogs(root: HtmlElement) -> int:
     for dialog in found:
         if dialog.getparent() is None:
             continue  # within a dialog already dropped
-        if _TEXT_SIZE(dialog) > most and not _HIDDEN.search(dialog.get("style") or ""):
+        if _TEXT_SIZE(dialog) > most and not DISPLAY_NONE.search(dialog.get("style") or ""):
             continue  # the page itself, unless hidden until opened: a copy of it to republish
         dialog.drop_tree()
         dropped += 1

@@ -31,7 +31,9 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-_HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# a style that hides its element (with the declaration's semicolon, for taking it out)
+DISPLAY_NONE = re.compile(r"display\s*:\s*none\s*;?", re.I)
+_VISIBILITY_HIDDEN = re.compile(r"visibility\s*:\s*hidden", re.I)
 _FIELDS = etree.XPath(".//input | .//select | .//textarea")
 _SPACED_SIZE = etree.XPath("string-length(normalize-space())")
 # A hidden element more of whose text than this share is its links' text is a menu; prose
@@ -48,7 +50,8 @@ def is_hidden(el: HtmlElement) -> bool:
     return (
         (hidden is not None and hidden.strip().lower() != "until-found")
         or (el.get("aria-hidden") or "").strip().lower() == "true"
-        or _HIDING_STYLE.search(el.get("style") or "") is not None
+        or DISPLAY_NONE.search(el.get("style") or "") is not None
+        or _VISIBILITY_HIDDEN.search(el.get("style") or "") is not None
     )
 
 

@@ -12,11 +12,9 @@ down; the article set unchanged.
 
 from __future__ import annotations
 
-import re
-
 from lxml.html import HtmlElement
 
-_DISPLAY_NONE = re.compile(r"display\s*:\s*none\s*;?", re.I)
+from llmweb.fetch.html.hidden import DISPLAY_NONE
 
 
 def may_hold_panels(html: str) -> bool:
@@ -40,12 +38,12 @@ def open_panels(root: HtmlElement) -> bool:
         if el.get("id") not in named:
             continue
         style = el.get("style") or ""
-        if el.get("hidden") is None and el.get("aria-hidden") != "true" and not _DISPLAY_NONE.search(style):
+        if el.get("hidden") is None and el.get("aria-hidden") != "true" and not DISPLAY_NONE.search(style):
             continue
         el.attrib.pop("hidden", None)
         el.attrib.pop("aria-hidden", None)
         if style:
-            el.set("style", _DISPLAY_NONE.sub("", style))
+            el.set("style", DISPLAY_NONE.sub("", style))
         shown = True
     return shown
 
