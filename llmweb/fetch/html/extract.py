@@ -72,7 +72,7 @@ from llmweb.fetch.html.panels import may_hold_panels, open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
-from llmweb.fetch.html.repeats import without_repeats
+from llmweb.fetch.html.repeats import without_repeats, words
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
@@ -806,7 +806,7 @@ def _without_title_heading(text: str, title: str | None) -> str:
     if not title or not text.startswith("#"):
         return text
     heading, _, rest = text.partition("\n\n")
-    said, named = _words(heading), _words(title)
+    said, named = words(heading), words(title)
     if said and (said in named or named in said):
         return rest
     return text
@@ -841,10 +841,6 @@ def _without_closing_headings(text: str) -> str:
         if words > CLOSING_HEADING_WORDS or blocks[i].startswith("|"):
             break
     return "\n\n".join(blocks[:cut])
-
-
-def _words(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
 
 
 _UNSEEN = ("style", "svg", "template")

@@ -29,19 +29,19 @@ def without_repeats(text: str) -> str:
     paragraphs = [
         said
         for line in text.split("\n")
-        if len(line) >= 2 * REPEAT_PARAGRAPH_WORDS - 1 and (said := _words(line))
+        if len(line) >= 2 * REPEAT_PARAGRAPH_WORDS - 1 and (said := words(line))
     ]
     if len(set(paragraphs)) == len(paragraphs):
         return text
     blocks = [block.split("\n") for block in text.split("\n\n")]
-    lines = [(b, i) for b, block in enumerate(blocks) for i, line in enumerate(block) if _words(line)]
+    lines = [(b, i) for b, block in enumerate(blocks) for i, line in enumerate(block) if words(line)]
     seen: set[str] = set()
     dropped: set[tuple[int, int]] = set()
     run: list[tuple[int, int]] = []
     longest = 0
     for b, i in [*lines, (-1, -1)]:  # a sentinel closes the last run
         line = blocks[b][i] if b >= 0 else ""
-        said = _words(line)
+        said = words(line)
         if said and said in seen and not line.startswith("|"):
             run.append((b, i))
             longest = max(longest, said.count(" ") + 1)
@@ -55,10 +55,11 @@ def without_repeats(text: str) -> str:
     kept = []
     for b, block in enumerate(blocks):
         left = [line for i, line in enumerate(block) if (b, i) not in dropped]
-        if len(left) == len(block) or any(_words(line) for line in left):
+        if len(left) == len(block) or any(words(line) for line in left):
             kept.append("\n".join(left))
     return "\n\n".join(kept)
 
 
-def _words(text: str) -> str:
+def words(text: str) -> str:
+    """What ``text`` says: its lowercase words, one space apart, whatever its markup and punctuation."""
     return " ".join(re.findall(r"\w+", text.lower()))
