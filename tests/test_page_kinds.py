@@ -495,6 +495,38 @@ def test_a_product_page_that_declares_nothing_leaves_out_its_carousel_of_other_p
     assert not any(name in text for name, _ in RELATED_KETTLES)
 
 
+KETTLE_REVIEWS = [
+    ("Marta K.", "Bought it for the induction hob in our new flat and it boils quickly, faster than the electric "
+     "kettle we had before. The whistle is loud enough to hear from the living room, which is what I wanted."),
+    ("teapot_tom", "Solid and well made, but the handle gets warm if you leave it on a big gas ring for long. "
+     "I use the small ring now and it is fine. It still looks new after six months of daily use."),
+    ("Ines", "Lovely kettle. I was worried about limescale because our water is very hard, but the vinegar trick "
+     "from the description works and the inside is shiny again after one night."),
+    ("old_camper", "My second one from this workshop; the first lasted eleven years before the whistle cracked. "
+     "Spare parts arrived within a week when I needed them, which says a lot about the people behind it."),
+]  # fmt: skip
+
+
+def test_a_product_pages_customer_reviews_are_left_out() -> None:
+    # WCXB's gold text of a product page is its name, price, facts and description; the buyers'
+    # reviews under it, each a block the page marks as a review, are not the product's text
+    reviews = "".join(
+        f'<div class="review"><p class="review-author">{who}</p><p>★★★★☆</p><p>{said}</p>'
+        "<p>Was this review helpful?</p></div>"
+        for who, said in KETTLE_REVIEWS
+    )
+    body = (
+        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
+        f"<p>{KETTLE_DESCRIPTION}</p><h2>Specifications</h2><table><tr><th>Capacity</th><td>2.5 l</td></tr>"
+        "<tr><th>Weight</th><td>1.1 kg</td></tr></table>"
+        f"<section id='reviews'><h2>Customer reviews</h2>{reviews}</section></main>{FOOTER}"
+    )
+    html = page(body, title="Whistling stainless steel kettle 2.5 l | Example Kitchen")
+    text = read_html_page(html, "https://kitchen.example/kettle").text
+    assert "$48.00" in text and "five-year guarantee" in text and "1.1 kg" in text
+    assert not any(said[:40] in text for _, said in KETTLE_REVIEWS)
+
+
 def test_a_listing_gives_each_item_on_a_line_of_its_own() -> None:
     items = [
         "Nowa Huta branch library",

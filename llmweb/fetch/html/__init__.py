@@ -20,6 +20,7 @@
 - :mod:`.bios` — the author's biography below an article, dropped.
 - :mod:`.listing` — a listing's grid of cards, one line per item.
 - :mod:`.carousels` — carousels of other products (lists of priced links) in a main region.
+- :mod:`.reviews` — the run of customer reviews under a product, dropped.
 - :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.
 - :mod:`.metadata` — the page's title and the publication date it states.
 - :mod:`.layers` — which layers above trafilatura run, as data (the bench switches them).

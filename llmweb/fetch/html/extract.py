@@ -73,6 +73,7 @@ from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.repeats import without_repeats, words
+from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
@@ -352,6 +353,15 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("dialogs")
         if plain is not None:
             drop_dialogs(plain)
+    if (
+        not (posts or manual or article or declared_thread)
+        and layers.reviews
+        and may_hold_reviews(html)
+        and drop_reviews(root)
+    ):
+        fired.append("reviews")
+        if plain is not None:
+            drop_reviews(plain)
     if not (posts or manual) and layers.panels and may_hold_panels(html) and open_panels(root):
         fired.append("panels")
         if plain is not None:

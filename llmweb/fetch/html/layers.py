@@ -20,6 +20,7 @@ class Layers:
     panels: bool = True  # an accordion's collapsed panels shown (.panels)
     streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
+    reviews: bool = True  # a product's run of customer reviews dropped (.reviews)
     full_reading: bool = True  # trafilatura's full reading of a short fast one Readability outreads
     second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
     carousels: bool = True  # a main region's lists of priced links left links: other products (.carousels)
