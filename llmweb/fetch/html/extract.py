@@ -72,6 +72,7 @@ from llmweb.fetch.html.panels import may_hold_panels, open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
+from llmweb.fetch.html.trailing import drop_trailing_blocks
 from llmweb.fetch.html.repeats import without_repeats, words
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
@@ -328,6 +329,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("promotions")
     if article and not posts and layers.author_bios and drop_author_bios(root):
         fired.append("author_bios")
+    if article and not posts and layers.trailing and drop_trailing_blocks(root):
+        fired.append("trailing")
     lists_items = not (article or documentation or posts) and layers.item_list
     thread = (
         not (posts or manual)
