@@ -423,6 +423,18 @@ def test_an_author_box_marked_as_the_author_below_an_article_is_left_out() -> No
     assert SENTENCE.strip() in text
 
 
+def test_a_note_after_an_articles_body_in_a_container_of_its_own_is_left_out() -> None:
+    # the body's paragraphs in one container, a disclaimer beside it below (a health site's)
+    note = (
+        '<div class="note"><p>This content is provided as a service of the city. It does not replace '
+        "the advice of your own accountant, and the city does not endorse any product named here.</p></div>"
+    )
+    body = f'<article><h1>Parks budget approved</h1><div class="story">{PARAGRAPH * 4}</div>{note}</article>'
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "provided as a service" not in text
+    assert SENTENCE.strip() in text
+
+
 def test_a_manuals_see_also_links_stay() -> None:
     entry = '<p>See also: <a href="resolve.html"><code>netcfg.resolve()</code></a></p>'
     assert "See also: `netcfg.resolve()`" in extract_page(manual(entry)).text

@@ -76,6 +76,7 @@ from llmweb.fetch.html.repeats import without_repeats, words
 from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
+from llmweb.fetch.html.trailing import drop_trailing_blocks
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
 from llmweb.fetch.javascript.embedded import read_embedded
 from llmweb.fetch.javascript.payloads import SCRIPT_TYPES
@@ -329,6 +330,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("promotions")
     if article and not posts and layers.author_bios and drop_author_bios(root):
         fired.append("author_bios")
+    if article and not posts and layers.trailing and drop_trailing_blocks(root):
+        fired.append("trailing")
     lists_items = not (article or documentation or posts) and layers.item_list
     thread = (
         not (posts or manual)

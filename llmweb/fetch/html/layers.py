@@ -16,6 +16,7 @@ class Layers:
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
     author_bios: bool = True  # the author's biography below the text dropped (.bios)
+    trailing: bool = True  # blocks after an article's body, beside its paragraphs' container (.trailing)
     interleaved: bool = True  # headings, lists, tables dropped between kept paragraphs (.interleaved)
     panels: bool = True  # an accordion's collapsed panels shown (.panels)
     streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
