@@ -1076,6 +1076,32 @@ def _sectioned(text: str) -> bool:
     return headings >= LANDING_SECTIONS and words <= LANDING_SECTION_WORDS * headings
 
 
+# A landing page's link that is all its line says (its nearest block holds nothing else) is a
+# call to act or a menu's entry built without nav: "Learn more", "Book a consultation", "Blog",
+# "Driver jobs Chicago". This many words at most; a card's linked title runs longer. WCXB dev's
+# tuning part, the 64 pages the landing layer read whole: +0.45 summed (33 services +0.10,
+# 17 collections +0.41 where menus of links and filters were a third of the text, 6 listings
+# -0.11: a listing's gold keeps its entries, links alone on their lines); at 3, 4, 7 and 10
+# words +0.38, +0.47, +0.48, +0.50, so 5, below a feature's linked title.
+LONE_LINK_WORDS = 5
+
+
+def _drop_lone_links(tree: HtmlElement) -> None:
+    """Leave out of ``tree`` (a landing page read whole) each link of LONE_LINK_WORDS words or
+    fewer that is all the text of its nearest block."""
+    by_block: dict[HtmlElement, list[HtmlElement]] = {}
+    for link in tree.iter("a"):
+        block = next((el for el in link.iterancestors() if el.tag in _BLOCK_TAGS), None)
+        if block is not None:
+            by_block.setdefault(block, []).append(link)
+    for block, links in by_block.items():
+        if len(links) != 1:
+            continue
+        text = " ".join(links[0].text_content().split())
+        if text and len(text.split()) <= LONE_LINK_WORDS and _SPACED_SIZE(block) == len(text):
+            links[0].drop_tree()
+
+
 def _whole_page_text(root: HtmlElement) -> str:
     """Every visible line of the body, for pages trafilatura empties (short or unusual layouts)."""
     return _read_whole(root)[0]
@@ -1109,6 +1135,8 @@ def _read_whole(
             el.drop_tree()
     hidden = sum(int(_SPACED_SIZE(el)) for el in tree.iter("llmweb-hidden"))  # those left in the text
     etree.strip_elements(tree, "llmweb-hidden", with_tail=False)
+    if landing:
+        _drop_lone_links(tree)
     for el in tree.iter():
         if isinstance(el.tag, str) and el.tag in _BLOCK_TAGS:
             mark = "#" * int(el.tag[1]) + " " if landing and el.tag in _HEADINGS else ""
