@@ -1091,7 +1091,7 @@ def _drop_lone_links(tree: HtmlElement) -> None:
     fewer that is all the text of its nearest block."""
     by_block: dict[HtmlElement, list[HtmlElement]] = {}
     for link in tree.iter("a"):
-        block = next((el for el in link.iterancestors() if el.tag in _BLOCK_TAGS), None)
+        block = next(link.iterancestors(*_BLOCK_TAGS), None)
         if block is not None:
             by_block.setdefault(block, []).append(link)
     for block, links in by_block.items():
