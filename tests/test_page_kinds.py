@@ -688,7 +688,8 @@ def test_a_landing_page_of_sections_is_read_whole_without_its_menus() -> None:
 
 
 # A payments company's landing page of features: a menu built of <div>s (no nav, no header),
-# each feature's call to act a link alone on its line, and beside one feature a checkout form
+# each feature's call to act a link alone on its line, a row of two calls to act under the
+# opening, and beside one feature a checkout form
 # drawn in markup, hidden from screen readers: none of it the page's text.
 PAYMENT_FEATURES = [
     ("Checkout", "Accept cards, wallets and bank debits on one page that adapts its methods to the "
@@ -719,14 +720,15 @@ def test_a_landing_page_leaves_out_its_calls_to_act_lone_menu_links_and_drawn_fo
         "in person and around the world with one platform built for businesses of every size, from a "
         f"startup's first sale to a global enterprise's millionth.</p><p>Payouts reach your bank account in "
         "two days in most countries, reports reconcile every charge with the fees it paid, and one contract "
-        f"covers every market you sell in, with support in your language at any hour.</p></div>{drawing}<div class='container'>"
+        "covers every market you sell in, with support in your language at any hour.</p><div class='actions'>"
+        f"<a href='/signup'>Start now</a> <a href='/sales'>Contact sales</a></div></div>{drawing}<div class='container'>"
         f"<section><h2>What you can build</h2><div class='row'>{features}</div></section></div>{FOOTER}"
     )
     got = read_html_page(page(body, title="Payments"), "https://pay.example/payments")
     assert "landing" in got.fired
     assert "Accept payments online" in got.text
     assert all(line in got.text for _, line in PAYMENT_FEATURES)
-    assert "Explore" not in got.text
+    assert "Explore" not in got.text and "Contact sales" not in got.text
     assert not any(entry in got.text for entry in MENU_ENTRIES)
     assert "Card number" not in got.text and "Whitney Fujikawa" not in got.text
 

@@ -1076,30 +1076,32 @@ def _sectioned(text: str) -> bool:
     return headings >= LANDING_SECTIONS and words <= LANDING_SECTION_WORDS * headings
 
 
-# A landing page's link that is all its line says (its nearest block holds nothing else) is a
-# call to act or a menu's entry built without nav: "Learn more", "Book a consultation", "Blog",
-# "Driver jobs Chicago". This many words at most; a card's linked title runs longer. WCXB dev's
-# tuning part, the 64 pages the landing layer read whole: +0.45 summed (33 services +0.10,
-# 17 collections +0.41 where menus of links and filters were a third of the text, 6 listings
-# -0.11: a listing's gold keeps its entries, links alone on their lines); at 3, 4, 7 and 10
-# words +0.38, +0.47, +0.48, +0.50, so 5, below a feature's linked title.
+# A landing page's links that are all their line says (their nearest block holds nothing else)
+# are calls to act or a menu's entries built without nav: "Learn more", "Get started · Contact
+# sales", "Blog", "Driver jobs Chicago". This many words each at most; a card's linked title
+# runs longer. WCXB dev's tuning part, the 64 pages the landing layer read whole: +0.66 summed
+# (33 services +0.29, 17 collections +0.41 where menus of links and filters were a third of the
+# text, 6 listings -0.11: a listing's gold keeps its entries, links alone on their lines); a
+# link alone in its block only, +0.54; at 3, 4, 7 and 10 words (a lone link) +0.38, +0.47,
+# +0.48, +0.50 against +0.45 at 5, below a feature's linked title.
 LONE_LINK_WORDS = 5
 
 
 def _drop_lone_links(tree: HtmlElement) -> None:
-    """Leave out of ``tree`` (a landing page read whole) each link of LONE_LINK_WORDS words or
-    fewer that is all the text of its nearest block."""
+    """Leave out of ``tree`` (a landing page read whole) the links of each block whose text is
+    theirs alone, each of LONE_LINK_WORDS words or fewer."""
     by_block: dict[HtmlElement, list[HtmlElement]] = {}
     for link in tree.iter("a"):
         block = next(link.iterancestors(*_BLOCK_TAGS), None)
         if block is not None:
             by_block.setdefault(block, []).append(link)
     for block, links in by_block.items():
-        if len(links) != 1:
+        texts = [link.text_content().split() for link in links]
+        if not all(0 < len(text) <= LONE_LINK_WORDS for text in texts):
             continue
-        text = " ".join(links[0].text_content().split())
-        if text and len(text.split()) <= LONE_LINK_WORDS and _SPACED_SIZE(block) == len(text):
-            links[0].drop_tree()
+        if "".join(block.text_content().split()) == "".join(word for text in texts for word in text):
+            for link in links:
+                link.drop_tree()
 
 
 def _whole_page_text(root: HtmlElement) -> str:
