@@ -719,6 +719,52 @@ def test_a_landing_page_of_sections_is_read_whole_without_its_menus() -> None:
     assert "About us" not in text and "All rights reserved" not in text
 
 
+# A payments company's landing page of features: a menu built of <div>s (no nav, no header),
+# each feature's call to act a link alone on its line, a row of two calls to act under the
+# opening, and beside one feature a checkout form
+# drawn in markup, hidden from screen readers: none of it the page's text.
+PAYMENT_FEATURES = [
+    ("Checkout", "Accept cards, wallets and bank debits on one page that adapts its methods to the "
+     "country and the currency of every buyer who reaches it."),
+    ("Invoicing", "Send invoices that customers pay in one click, with reminders that go out on their "
+     "own until the money arrives in your account."),
+    ("Fraud checks", "Every payment is scored against signals from millions of businesses before it is "
+     "approved, so stolen cards are stopped without slowing honest buyers."),
+]  # fmt: skip
+MENU_ENTRIES = ["Driver jobs Boston", "Investor relations", "Newsroom", "Careers"]
+
+
+def test_a_landing_page_leaves_out_its_calls_to_act_lone_menu_links_and_drawn_forms() -> None:
+    menu = "".join(
+        f'<div class="menu-item"><a href="/m/{i}">{m}</a></div>' for i, m in enumerate(MENU_ENTRIES)
+    )
+    features = "".join(
+        f'<div class="col"><h3>{name}</h3><div class="content-info"><h6><span>{text}</span></h6></div>'
+        f'<div class="cta"><a href="/{name.lower()}">Explore {name.lower()} now</a></div></div>'
+        for name, text in PAYMENT_FEATURES
+    )
+    drawing = (
+        '<figure class="graphic" aria-hidden="true"><div>Card number</div><div>1234 1234 1234 1234</div>'
+        "<div>Expiry date</div><div>MM/YY</div><div>Whitney Fujikawa</div><div>Pay JP¥7,788</div></figure>"
+    )
+    body = (
+        f"<div class='top'>{menu}</div><div class='container'><h1>Payments</h1><p>Accept payments online, "
+        "in person and around the world with one platform built for businesses of every size, from a "
+        f"startup's first sale to a global enterprise's millionth.</p><p>Payouts reach your bank account in "
+        "two days in most countries, reports reconcile every charge with the fees it paid, and one contract "
+        "covers every market you sell in, with support in your language at any hour.</p><div class='actions'>"
+        f"<a href='/signup'>Start now</a> <a href='/sales'>Contact sales</a></div></div>{drawing}<div class='container'>"
+        f"<section><h2>What you can build</h2><div class='row'>{features}</div></section></div>{FOOTER}"
+    )
+    got = read_html_page(page(body, title="Payments"), "https://pay.example/payments")
+    assert "landing" in got.fired
+    assert "Accept payments online" in got.text
+    assert all(line in got.text for _, line in PAYMENT_FEATURES)
+    assert "Explore" not in got.text and "Contact sales" not in got.text
+    assert not any(entry in got.text for entry in MENU_ENTRIES)
+    assert "Card number" not in got.text and "Whitney Fujikawa" not in got.text
+
+
 # A shop's category page of sections, read whole as a landing page: its filter panel and its
 # mobile menu ship in the page hidden until the reader opens them (checkboxes and counts, a menu
 # of links), and so do its sections' answers, collapsed: prose a reader opens, the page's text.

@@ -74,8 +74,14 @@ def hidden_chrome(body: HtmlElement) -> list[HtmlElement]:
 
 
 def _is_chrome(el: HtmlElement) -> bool:
-    if _FIELDS(el):
+    if _FIELDS(el) or _is_drawing(el):
         return True
     text = _SPACED_SIZE(el)
     links = sum(_SPACED_SIZE(a) for a in el.iter("a"))
     return not text or links > LINK_SHARE * text
+
+
+def _is_drawing(el: HtmlElement) -> bool:
+    """A figure its markup hides from screen readers (``aria-hidden="true"``) is a drawing: a
+    checkout form or a chat drawn in markup beside the feature it shows, its text a mock-up's."""
+    return el.tag == "figure" and (el.get("aria-hidden") or "").strip().lower() == "true"
