@@ -760,6 +760,26 @@ def test_a_listings_cards_leave_out_the_calls_to_action_each_repeats() -> None:
     assert "Save for later" not in text
 
 
+def test_a_listings_cards_leave_out_a_rating_widgets_stars_but_keep_their_counts() -> None:
+    # every card of a book list holds a widget to rate the book, five links going nowhere
+    # ("1 of 5 stars" ...) that its script handles; the count of ratings links to the book's
+    # own reviews and stays
+    books = ("The Hunger Games", "Pride and Prejudice", "Animal Farm", "The Book Thief", "Jane Eyre")
+    stars = "".join(f'<a class="star" href="#">{n} of 5 stars</a>' for n in range(1, 6))
+    cards = "".join(
+        f'<tr><td>{i + 1}</td><td><a href="/book/{i}">{name}</a> by <a href="/author/{i}">Author {i}</a>'
+        f'<span>4.3 avg rating</span><a href="/book/{i}#reviews">{1200 + i} ratings</a>'
+        f'<div class="stars">{stars}</div></td></tr>'
+        for i, name in enumerate(books)
+    )
+    intro = "<p>The best books ever, as voted on by the readers of this site over the last fifteen years.</p>"
+    body = f"<h1>Best Books Ever</h1>{intro}<table><tbody>{cards}</tbody></table>"
+    text = read_html_page(page(body, title="Best Books Ever"), "https://books.example/list/1").text
+    line = next(line for line in text.splitlines() if "Animal Farm" in line)
+    assert "1202 ratings" in line
+    assert "of 5 stars" not in text
+
+
 def test_a_guide_whose_sections_the_fast_reading_missed_is_read_in_full() -> None:
     # the blog's content class holds only the introduction; the guide's steps follow in a plain
     # <div> of headings and unmarked text, beside a sidebar of long sentences

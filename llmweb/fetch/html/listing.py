@@ -12,7 +12,9 @@ and 0.703 -> 0.713 on the check part, collections 0.703 -> 0.707 there), less th
 action every card repeats: a link, button or label saying the same words to each item's own
 address or to none ("Quick view", "Compare", "Read full story"; WCXB dev's tuning part:
 collections 0.647 -> 0.651, 9 pages changed, none lower; check part: collections 0.711 -> 0.711,
-listings 0.713 -> 0.716, no type lower). The grid is:
+listings 0.713 -> 0.716, no type lower); a control whose words hold a digit is left out only
+when it goes nowhere in every card, a rating widget's "1 of 5 stars" (tuning part: one listing
+0.52 -> 0.66, listings 0.7043 -> 0.7063; check part and article set unchanged). The grid is:
 
 - a run of four or more children of one element with the same tag and class, nearly all
   (:data:`_LINKED_MEMBERS`) holding a link, a dozen characters each on average;
@@ -57,6 +59,7 @@ _NOT_SEARCHED = frozenset(
 )
 _UNSEEN = ("script", "style", "noscript", "template")
 _SEPARATOR = " · "
+_NOWHERE = (None, "", "#")  # a control's address when its script does what it says
 _CONTROLS = frozenset({"a", "button", "label"})  # a label: a card's "Compare" box, its "Size" picker
 
 # what a card shows: not a video's, a drawing's or a picker's words, which a browser shows only
@@ -128,7 +131,8 @@ def _card_actions(members: list[HtmlElement]) -> set[str]:
     to none): "Quick view", "Compare", "Read full story" are things to do with each item, not
     what it is. A link saying the same to one address in every card (the one brand a shop
     carries, the category of a list of events) is data, and one with a digit is a count or a
-    price."""
+    price, unless it goes nowhere in every card: a rating widget's "1 of 5 stars" (a count
+    links to its item's reviews, a price to its item)."""
     addresses: defaultdict[str, list[str | None]] = defaultdict(list)
     for member in members:
         said: dict[str, str | None] = {}
@@ -136,14 +140,19 @@ def _card_actions(members: list[HtmlElement]) -> set[str]:
             if control.tag not in _CONTROLS and control.get("role") != "button":
                 continue
             text = " ".join(control.text_content().split())
-            if text and not any(c.isdigit() for c in text):
+            if text:
                 said.setdefault(text, control.get("href"))
         for text, href in said.items():
             addresses[text].append(href)
     return {
         text
         for text, hrefs in addresses.items()
-        if len(hrefs) >= _ACTION_SHARE * len(members) and (len(set(hrefs)) > 1 or hrefs[0] in (None, "", "#"))
+        if len(hrefs) >= _ACTION_SHARE * len(members)
+        and (
+            all(href in _NOWHERE for href in hrefs)
+            if any(c.isdigit() for c in text)
+            else len(set(hrefs)) > 1 or hrefs[0] in _NOWHERE
+        )
     }
 
 
