@@ -780,6 +780,25 @@ def test_a_listings_cards_leave_out_a_rating_widgets_stars_but_keep_their_counts
     assert "of 5 stars" not in text
 
 
+def test_a_listings_cards_leave_out_a_widget_each_repeats_but_keep_their_prices() -> None:
+    # every card holds the same rating widget, its stars going nowhere and its words about
+    # rating; the box holding each card's own price beside its "Add to cart" button stays
+    books = ("The Hunger Games", "Pride and Prejudice", "Animal Farm", "The Book Thief", "Jane Eyre")
+    stars = "".join(f'<a href="#">{n} of 5 stars</a>' for n in range(1, 6))
+    widget = f"<div><div>Rate this book</div>{stars}<div>Clear rating</div></div>"
+    cards = "".join(
+        f'<tr><td>{i + 1}</td><td><a href="/book/{i}">{name}</a> by <a href="/author/{i}">Author {i}</a>'
+        f'{widget}<div><span>${12 + i}.99</span><button type="button">Add to cart</button></div></td></tr>'
+        for i, name in enumerate(books)
+    )
+    intro = "<p>The best books ever, as voted on by the readers of this site over the last fifteen years.</p>"
+    body = f"<h1>Best Books Ever</h1>{intro}<table><tbody>{cards}</tbody></table>"
+    text = read_html_page(page(body, title="Best Books Ever"), "https://books.example/list/1").text
+    assert "$14.99" in text
+    assert "Rate this book" not in text
+    assert "Clear rating" not in text
+
+
 def test_a_guide_whose_sections_the_fast_reading_missed_is_read_in_full() -> None:
     # the blog's content class holds only the introduction; the guide's steps follow in a plain
     # <div> of headings and unmarked text, beside a sidebar of long sentences

@@ -14,7 +14,10 @@ address or to none ("Quick view", "Compare", "Read full story"; WCXB dev's tunin
 collections 0.647 -> 0.651, 9 pages changed, none lower; check part: collections 0.711 -> 0.711,
 listings 0.713 -> 0.716, no type lower); a control whose words hold a digit is left out only
 when it goes nowhere in every card, a rating widget's "1 of 5 stars" (tuning part: one listing
-0.52 -> 0.66, listings 0.7043 -> 0.7063; check part and article set unchanged). The grid is:
+0.52 -> 0.66, listings 0.7043 -> 0.7063; check part and article set unchanged), and less a
+widget every card repeats word for word, a box of calls to action and the words about using
+them (a rating widget's "Rate this book", "Clear rating"; that book list 0.66 -> 0.78, listings
+0.7063 -> 0.7080; check part and article set unchanged). The grid is:
 
 - a run of four or more children of one element with the same tag and class, nearly all
   (:data:`_LINKED_MEMBERS`) holding a link, a dozen characters each on average;
@@ -41,7 +44,7 @@ collections 0.651 -> 0.670); check part: no type changed.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -53,6 +56,7 @@ _LINKED_MEMBERS = 0.8
 _MIN_MEMBER_CHARS = 12
 _PAGE_SHARE = 0.2
 _LINK_SHARE = 0.2
+_WIDGET_CONTROLS = 2  # calls to action in a box of nothing else: a widget (._leave_out_widgets)
 _ACTION_SHARE = 0.8  # of the cards: a call to action every card makes (.write_list leaves it out)
 _NOT_SEARCHED = frozenset(
     {"nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template", "select"}
@@ -75,6 +79,7 @@ _PARENTS = etree.XPath(
     "descendant-or-self::*[count(*) >= 4][not(ancestor-or-self::*[self::nav or self::header or self::footer"
     " or self::aside or self::form or self::select or self::noscript or self::template])]"
 )
+_TEXT = etree.XPath("normalize-space()")
 _TEXT_SIZE = etree.XPath("string-length(translate(normalize-space(), ' ', ''))")
 
 
@@ -91,6 +96,7 @@ def write_list(found: Grid) -> None:
     """Rewrite a grid :func:`item_grid` found as a list of one line per item."""
     container, members = found
     actions = _card_actions(members)
+    _leave_out_widgets(members, actions)
     for member in members:
         # each text once: a card names its item in its image's caption, its link and its heading,
         # and says "Regular price" to screen readers beside each price
@@ -124,6 +130,37 @@ def _item_grid(body: HtmlElement) -> Grid | None:
         return None
     links = sum(link_text_size(m) for m in best[1])
     return best if links >= _LINK_SHARE * best_size else None
+
+
+def _leave_out_widgets(members: list[HtmlElement], actions: set[str]) -> None:
+    """Leave out of the cards the widgets nearly every card repeats word for word, a box whose
+    controls, two or more, are all calls to action: a rating widget (its stars, "Rate this
+    book", "Clear rating", its hidden error message), a box of "Want to read" and "Share"
+    buttons. What such a box says beside its controls is about using them, not about the item;
+    a box holding the item's own link, or its price beside an "Add to cart", is not one."""
+    found = [_widgets(member, actions) for member in members]
+    texts = Counter(text for boxes in found for text in {_TEXT(box) for box in boxes})
+    for boxes in found:
+        for box in boxes:
+            if texts[_TEXT(box)] >= _ACTION_SHARE * len(members):
+                box.drop_tree()  # its tail is the card's own text
+
+
+def _widgets(member: HtmlElement, actions: set[str]) -> list[HtmlElement]:
+    """The outermost boxes in a card holding calls to action only, two or more."""
+    said: dict[HtmlElement, list[int]] = {}  # a box: [other controls, calls to action] within it
+    for control in member.iter():
+        if control.tag not in _CONTROLS and control.get("role") != "button":
+            continue
+        text = " ".join(control.text_content().split())
+        if not text:
+            continue
+        for box in control.iterancestors():
+            if box is member:
+                break
+            said.setdefault(box, [0, 0])[text in actions] += 1
+    widgets = {box for box, (other, acting) in said.items() if not other and acting >= _WIDGET_CONTROLS}
+    return [box for box in widgets if not any(up in widgets for up in box.iterancestors())]
 
 
 def _card_actions(members: list[HtmlElement]) -> set[str]:
