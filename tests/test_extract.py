@@ -799,6 +799,40 @@ def test_a_listings_cards_leave_out_a_widget_each_repeats_but_keep_their_prices(
     assert "Clear rating" not in text
 
 
+def test_a_listing_split_by_an_advertisement_reads_both_runs_of_cards_as_items() -> None:
+    # a topic page's stories in two sections of the same cards, an advertisement between them
+    def card(i: int, title: str) -> str:
+        return (
+            f'<article class="story"><h2><a href="/news/{i}">{title}</a></h2>'
+            f'<p><a href="/authors/{i}">Reporter {i}</a></p>'
+            "<p>What changed, who it is for and what it costs, in a few minutes of reading.</p></article>"
+        )
+
+    first = (
+        "Apple updates the AirPods Pro firmware",
+        "New Beats headphones leak ahead of launch",
+        "How to pair headphones with a Mac",
+        "Sony cuts the price of its flagship headphones",
+        "The best headphones for travel this spring",
+        "Noise cancelling compared across five models",
+    )
+    second = (
+        "Bose recalls a batch of charging cases",
+        "Studio monitors for the home office",
+        "A review of open-back headphones",
+        "Wireless earbuds for running tested",
+    )
+    intro = "<p>Every story we have written about headphones, newest first, from rumours to reviews.</p>"
+    body = (
+        f"<main><h1>Headphones</h1>{intro}<section>{''.join(card(i, t) for i, t in enumerate(first))}</section>"
+        "<div class='ad'><a href='https://ads.example/1'>Advertisement</a></div>"
+        f"<section>{''.join(card(10 + i, t) for i, t in enumerate(second))}</section></main>"
+    )
+    text = read_html_page(page(body, title="Headphones news"), "https://news.example/topic/headphones").text
+    assert "- Apple updates the AirPods Pro firmware · Reporter 0" in text
+    assert "- Studio monitors for the home office · Reporter 11" in text
+
+
 def test_a_guide_whose_sections_the_fast_reading_missed_is_read_in_full() -> None:
     # the blog's content class holds only the introduction; the guide's steps follow in a plain
     # <div> of headings and unmarked text, beside a sidebar of long sentences
