@@ -772,6 +772,79 @@ def test_a_listings_cards_leave_out_the_calls_to_action_each_repeats() -> None:
     assert "Save for later" not in text
 
 
+def test_a_listings_cards_leave_out_a_rating_widgets_stars_but_keep_their_counts() -> None:
+    # every card of a book list holds a widget to rate the book, five links going nowhere
+    # ("1 of 5 stars" ...) that its script handles; the count of ratings links to the book's
+    # own reviews and stays
+    books = ("The Hunger Games", "Pride and Prejudice", "Animal Farm", "The Book Thief", "Jane Eyre")
+    stars = "".join(f'<a class="star" href="#">{n} of 5 stars</a>' for n in range(1, 6))
+    cards = "".join(
+        f'<tr><td>{i + 1}</td><td><a href="/book/{i}">{name}</a> by <a href="/author/{i}">Author {i}</a>'
+        f'<span>4.3 avg rating</span><a href="/book/{i}#reviews">{1200 + i} ratings</a>'
+        f'<div class="stars">{stars}</div></td></tr>'
+        for i, name in enumerate(books)
+    )
+    intro = "<p>The best books ever, as voted on by the readers of this site over the last fifteen years.</p>"
+    body = f"<h1>Best Books Ever</h1>{intro}<table><tbody>{cards}</tbody></table>"
+    text = read_html_page(page(body, title="Best Books Ever"), "https://books.example/list/1").text
+    line = next(line for line in text.splitlines() if "Animal Farm" in line)
+    assert "1202 ratings" in line
+    assert "of 5 stars" not in text
+
+
+def test_a_listings_cards_leave_out_a_widget_each_repeats_but_keep_their_prices() -> None:
+    # every card holds the same rating widget, its stars going nowhere and its words about
+    # rating; the box holding each card's own price beside its "Add to cart" button stays
+    books = ("The Hunger Games", "Pride and Prejudice", "Animal Farm", "The Book Thief", "Jane Eyre")
+    stars = "".join(f'<a href="#">{n} of 5 stars</a>' for n in range(1, 6))
+    widget = f"<div><div>Rate this book</div>{stars}<div>Clear rating</div></div>"
+    cards = "".join(
+        f'<tr><td>{i + 1}</td><td><a href="/book/{i}">{name}</a> by <a href="/author/{i}">Author {i}</a>'
+        f'{widget}<div><span>${12 + i}.99</span><button type="button">Add to cart</button></div></td></tr>'
+        for i, name in enumerate(books)
+    )
+    intro = "<p>The best books ever, as voted on by the readers of this site over the last fifteen years.</p>"
+    body = f"<h1>Best Books Ever</h1>{intro}<table><tbody>{cards}</tbody></table>"
+    text = read_html_page(page(body, title="Best Books Ever"), "https://books.example/list/1").text
+    assert "$14.99" in text
+    assert "Rate this book" not in text
+    assert "Clear rating" not in text
+
+
+def test_a_listing_split_by_an_advertisement_reads_both_runs_of_cards_as_items() -> None:
+    # a topic page's stories in two sections of the same cards, an advertisement between them
+    def card(i: int, title: str) -> str:
+        return (
+            f'<article class="story"><h2><a href="/news/{i}">{title}</a></h2>'
+            f'<p><a href="/authors/{i}">Reporter {i}</a></p>'
+            "<p>What changed, who it is for and what it costs, in a few minutes of reading.</p></article>"
+        )
+
+    first = (
+        "Apple updates the AirPods Pro firmware",
+        "New Beats headphones leak ahead of launch",
+        "How to pair headphones with a Mac",
+        "Sony cuts the price of its flagship headphones",
+        "The best headphones for travel this spring",
+        "Noise cancelling compared across five models",
+    )
+    second = (
+        "Bose recalls a batch of charging cases",
+        "Studio monitors for the home office",
+        "A review of open-back headphones",
+        "Wireless earbuds for running tested",
+    )
+    intro = "<p>Every story we have written about headphones, newest first, from rumours to reviews.</p>"
+    body = (
+        f"<main><h1>Headphones</h1>{intro}<section>{''.join(card(i, t) for i, t in enumerate(first))}</section>"
+        "<div class='ad'><a href='https://ads.example/1'>Advertisement</a></div>"
+        f"<section>{''.join(card(10 + i, t) for i, t in enumerate(second))}</section></main>"
+    )
+    text = read_html_page(page(body, title="Headphones news"), "https://news.example/topic/headphones").text
+    assert "- Apple updates the AirPods Pro firmware · Reporter 0" in text
+    assert "- Studio monitors for the home office · Reporter 11" in text
+
+
 def test_a_guide_whose_sections_the_fast_reading_missed_is_read_in_full() -> None:
     # the blog's content class holds only the introduction; the guide's steps follow in a plain
     # <div> of headings and unmarked text, beside a sidebar of long sentences
