@@ -314,6 +314,26 @@ def test_a_footer_inside_a_manuals_main_region_is_left_out() -> None:
     assert "last modified" not in read.text and "Edit this page" not in read.text
 
 
+def test_a_manuals_own_table_of_contents_is_left_out() -> None:
+    # "Table of Contents" at the top of the column: each line a link to a section of the page
+    names = ("Looking up a name", "Reading the settings", "Writing the settings")
+    contents = (
+        '<div class="page-toc"><h3>Table of Contents</h3><ul>'
+        + "".join(f'<li><a href="#s{i}">{name}</a></li>' for i, name in enumerate(names))
+        + "</ul></div>"
+    )
+    sections = "".join(
+        f'<h2 id="s{i}">{name}</h2><p>Section {i} of the manual.</p>' for i, name in enumerate(names)
+    )
+    html = manual("<p>Resolves names.</p>" + sections).replace(
+        '<div class="column">', f'<div class="column">{contents}', 1
+    )
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert "## Reading the settings" in read.text.split("\n")  # the section itself stays
+    assert "- Reading the settings" not in read.text and "Table of Contents" not in read.text
+
+
 def test_a_short_manual_page_is_returned_rather_than_taken_for_a_javascript_shell() -> None:
     html = page(
         '<div class="toc"><a href="a.html">Other constant</a></div><div class="column"><h1>Constant '

@@ -54,6 +54,7 @@ from llmweb.fetch.html.listing import item_grid, write_list
 from llmweb.fetch.html.loose import wrap_loose_text
 from llmweb.fetch.html.manual import (
     declared_main,
+    leaves_out_contents,
     looks_like_documentation,
     main_region,
     manual_body,
@@ -372,7 +373,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if posts:
         text = posts
     elif manual:  # a manual's main region is read whole (.manual), not judged block by block
-        text = "\n\n".join(render_markdown(manual_body(main), codes) for main in region)
+        drop = leaves_out_contents(html)
+        text = "\n\n".join(render_markdown(manual_body(main, drop_contents=drop), codes) for main in region)
     else:
         # the region's twins in the page as it was, for the landing test if that page is read
         twins = (
