@@ -13,6 +13,7 @@ import re
 import pytest
 
 from llmweb.errors import NeedsJavaScript
+from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.extract import _justext_reading, _parse, read_html_page
 from llmweb.fetch.html.threads import declares_thread
 
@@ -493,6 +494,21 @@ def test_a_product_page_that_declares_nothing_leaves_out_its_carousel_of_other_p
     text = read_html_page(html, "https://kitchen.example/kettle").text
     assert "$48.00" in text and "five-year guarantee" in text and "induction" in text
     assert not any(name in text for name, _ in RELATED_KETTLES)
+
+
+@pytest.mark.parametrize("written", ["${}", "USD {}", "USD{}", "{}USD", "{} zł", "{}PLN"])
+def test_a_carousels_prices_are_found_however_their_currency_is_written(written: str) -> None:
+    # a price names its currency by a sign or a code, before or after the number, with a space or
+    # none, and its span touches the name's link in the markup ("…2 l</a><span>USD54.00")
+    related = "".join(
+        f'<li><a href="/p/{n}">{name}</a><span class="price">{written.format(price[1:])}</span></li>'
+        for n, (name, price) in enumerate(RELATED_KETTLES)
+    )
+    main = _parse(
+        f"<html><body><main><h1>Whistling stainless steel kettle 2.5 l</h1><p>{KETTLE_DESCRIPTION}</p>"
+        f"<ol class='carousel'>{related}</ol></main></body></html>"
+    ).find(".//main")
+    assert [el.get("class") for el in priced_carousels(main)] == ["carousel"]
 
 
 KETTLE_REVIEWS = [

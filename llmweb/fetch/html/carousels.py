@@ -32,7 +32,9 @@ _CARD_LIST_SHARE = 0.2  # a carousel is under this share of the region's text
 _LINKED = 0.5  # …mostly link text…
 _PRICED = 0.5  # …and most of its items show a price
 _MIN_CARDS = 3
-_CURRENCY = r"(?:[$€£¥₹₩₽]|\b(?:USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|CNY|INR|SEK|NOK|DKK|PLN|CZK|BRL|MXN)\b)"
+# a sign (the złoty's "zł" too) or a code that is not part of a longer word but may touch its
+# number: "EUR 9.30", "EUR9.30", "9,30PLN", "9,30 zł"
+_CURRENCY = r"(?:[$€£¥₹₩₽]|zł(?!\w)|(?<![A-Za-z])(?:USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|CNY|INR|SEK|NOK|DKK|PLN|CZK|BRL|MXN)(?![A-Za-z]))"
 _PRICE = re.compile(rf"{_CURRENCY}\s?\d|\d(?:[.,]\d+)?\s?{_CURRENCY}")
 _OUTER_LISTS = etree.XPath(
     ".//ul[not(ancestor::ul or ancestor::ol)] | .//ol[not(ancestor::ul or ancestor::ol)]"
@@ -51,6 +53,8 @@ def priced_carousels(region: HtmlElement) -> list[HtmlElement]:
         cards = [li for li in listed if li.tag == "li"]
         if len(cards) < _MIN_CARDS:
             continue
-        if sum(1 for li in cards if _PRICE.search(li.text_content())) >= _PRICED * len(cards):
+        # each piece of an item's text on its own: a name's link and its price's span touch in the
+        # markup ("kettle 2 l" + "USD 54.00" would read "lUSD")
+        if sum(1 for li in cards if _PRICE.search(" ".join(li.itertext()))) >= _PRICED * len(cards):
             found.append(listed)
     return found
