@@ -504,11 +504,12 @@ def test_a_carousels_prices_are_found_however_their_currency_is_written(written:
         f'<li><a href="/p/{n}">{name}</a><span class="price">{written.format(price[1:])}</span></li>'
         for n, (name, price) in enumerate(RELATED_KETTLES)
     )
-    main = _parse(
+    root = _parse(
         f"<html><body><main><h1>Whistling stainless steel kettle 2.5 l</h1><p>{KETTLE_DESCRIPTION}</p>"
         f"<ol class='carousel'>{related}</ol></main></body></html>"
-    ).find(".//main")
-    assert [el.get("class") for el in priced_carousels(main)] == ["carousel"]
+    )
+    assert root is not None
+    assert [el.get("class") for el in priced_carousels(root.find(".//main"))] == ["carousel"]
 
 
 KETTLE_REVIEWS = [
