@@ -110,7 +110,8 @@ def install_searx_extensions(repo: Path = REPO) -> list[Path]:
 
 
 def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as sock:
+    """A port nothing listens on at ``host`` (an IPv4 or IPv6 address) just now."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
 

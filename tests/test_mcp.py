@@ -165,21 +165,29 @@ def test_stdio_web_fetch_returns_the_page_inside_the_markers() -> None:
 @contextlib.contextmanager
 def mcp_over_http(host: str, *args: str) -> Iterator[tuple[str, int]]:
     """``llmweb mcp --http PORT --host HOST`` on a loopback address; yields the host as a URL
-    writes it and the port, once the server accepts connections."""
-    port = stack.free_port()
-    process = subprocess.Popen(
-        [LLMWEB, "mcp", "--http", str(port), "--host", host, *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=guarded_env(),
-    )
-    try:
+    writes it and the port, once the server accepts connections. A port found free on that
+    address can be taken before the server binds it (other tests start servers too): then the
+    server is started again on another, three times at most."""
+    for attempt in range(3):
+        port = stack.free_port(host)
+        process = subprocess.Popen(
+            [LLMWEB, "mcp", "--http", str(port), "--host", host, *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=guarded_env(),
+        )
         deadline = time.monotonic() + 30  # a guard against a server that never starts
         while time.monotonic() < deadline and process.poll() is None:
             with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
                 break
             time.sleep(0.05)
-        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        if process.poll() is None:
+            break
+        error = process.stderr.read().decode() if process.stderr else ""
+        if process.stderr:
+            process.stderr.close()
+        assert "address already in use" in error and attempt < 2, error
+    try:
         yield (f"[{host}]" if ":" in host else host), port
     finally:
         process.terminate()
