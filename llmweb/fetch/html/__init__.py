@@ -18,6 +18,7 @@
 - :mod:`.repeats` — passages a reading says again word for word, read once.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
 - :mod:`.bios` — the author's biography below an article, dropped.
+- :mod:`.trailing` — the blocks after an article's body, beside its paragraphs' container, dropped.
 - :mod:`.listing` — a listing's grid of cards, one line per item.
 - :mod:`.carousels` — carousels of other products (lists of priced links) in a main region.
 - :mod:`.reviews` — the run of customer reviews under a product, dropped.
