@@ -24,6 +24,7 @@
 - :mod:`.reviews` — the run of customer reviews under a product, dropped.
 - :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.
 - :mod:`.metadata` — the page's title and the publication date it states.
+- :mod:`.sizes` — how much text an element holds, as the layers weigh it.
 - :mod:`.layers` — which layers above trafilatura run, as data (the bench switches them).
 
 Pages that scripts fill in are judged by :mod:`llmweb.fetch.javascript`.

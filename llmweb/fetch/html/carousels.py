@@ -27,6 +27,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.manual import link_text_size
+from llmweb.fetch.html.sizes import TEXT_SIZE
 
 _CARD_LIST_SHARE = 0.2  # a carousel is under this share of the region's text
 _LINKED = 0.5  # …mostly link text…
@@ -39,15 +40,14 @@ _PRICE = re.compile(rf"{_CURRENCY}\s?\d|\d(?:[.,]\d+)?\s?{_CURRENCY}")
 _OUTER_LISTS = etree.XPath(
     ".//ul[not(ancestor::ul or ancestor::ol)] | .//ol[not(ancestor::ul or ancestor::ol)]"
 )
-_TEXT_SIZE = etree.XPath("string-length(translate(normalize-space(), ' ', ''))")
 
 
 def priced_carousels(region: HtmlElement) -> list[HtmlElement]:
     """The lists in ``region`` that are carousels of other products (the module's docstring)."""
-    size = _TEXT_SIZE(region)
+    size = TEXT_SIZE(region)
     found = []
     for listed in _OUTER_LISTS(region):
-        chars = _TEXT_SIZE(listed)
+        chars = TEXT_SIZE(listed)
         if not chars or chars >= _CARD_LIST_SHARE * size or link_text_size(listed) < _LINKED * chars:
             continue
         cards = [li for li in listed if li.tag == "li"]

@@ -33,6 +33,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.hidden import DISPLAY_NONE
+from llmweb.fetch.html.sizes import SPACED_SIZE
 
 _DIALOGS = etree.XPath(
     "//body//*[@role='dialog' or @role='alertdialog' or @aria-modal='true'] | //body//dialog[not(@open)]"
@@ -41,7 +42,6 @@ _DIALOGS = etree.XPath(
 # lowercases tag and attribute names, not the page's text)
 _NAMES = ("dialog", "DIALOG", "Dialog", "aria-modal", "ARIA-MODAL", "Aria-Modal")
 _MAX_SHARE = 0.5
-_TEXT_SIZE = etree.XPath("string-length(normalize-space())")
 
 
 def may_hold_dialogs(html: str) -> bool:
@@ -56,12 +56,12 @@ def drop_dialogs(root: HtmlElement) -> int:
     if not found:
         return 0
     body = root.find("body")
-    most = _MAX_SHARE * (_TEXT_SIZE(body) if body is not None else 0)
+    most = _MAX_SHARE * (SPACED_SIZE(body) if body is not None else 0)
     dropped = 0
     for dialog in found:
         if dialog.getparent() is None:
             continue  # within a dialog already dropped
-        if _TEXT_SIZE(dialog) > most and not DISPLAY_NONE.search(dialog.get("style") or ""):
+        if SPACED_SIZE(dialog) > most and not DISPLAY_NONE.search(dialog.get("style") or ""):
             continue  # the page itself, unless hidden until opened: a copy of it to republish
         dialog.drop_tree()
         dropped += 1

@@ -75,6 +75,7 @@ from llmweb.fetch.html.posts import read_described_posts, read_posts
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.repeats import without_repeats, words
 from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
+from llmweb.fetch.html.sizes import SPACED_SIZE
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.trailing import drop_trailing_blocks
@@ -1063,7 +1064,6 @@ LANDING_SECTION_WORDS = 100
 
 
 _LANDING_CHROME = ("nav", "header", "footer", "aside", "form")
-_SPACED_SIZE = etree.XPath("string-length(normalize-space())")
 
 
 def _landing_bound(root: HtmlElement, region: list[HtmlElement]) -> int:
@@ -1074,11 +1074,11 @@ def _landing_bound(root: HtmlElement, region: list[HtmlElement]) -> int:
     changed: one up 0.09, one down 0.17; the blank lines and heading marks the landing text adds
     are not counted)."""
     scope = region or [el for el in (root.find("body"),) if el is not None]
-    total = sum(_SPACED_SIZE(el) for el in scope)
+    total = sum(SPACED_SIZE(el) for el in scope)
     for within in scope:
         for el in within.iter(*_LANDING_CHROME):
             if not any(True for _ in el.iterancestors(*_LANDING_CHROME)):
-                total -= _SPACED_SIZE(el)
+                total -= SPACED_SIZE(el)
     return int(total)
 
 
@@ -1152,7 +1152,7 @@ def _read_whole(
         marker = f"{el.get('id') or ''} {el.get('class') or ''}"
         if role in _BOILERPLATE_ROLES or _CONSENT.search(marker):
             el.drop_tree()
-    hidden = sum(int(_SPACED_SIZE(el)) for el in tree.iter("llmweb-hidden"))  # those left in the text
+    hidden = sum(int(SPACED_SIZE(el)) for el in tree.iter("llmweb-hidden"))  # those left in the text
     etree.strip_elements(tree, "llmweb-hidden", with_tail=False)
     if landing:
         _drop_lone_links(tree)

@@ -31,11 +31,12 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.sizes import SPACED_SIZE
+
 # a style that hides its element (with the declaration's semicolon, for taking it out)
 DISPLAY_NONE = re.compile(r"display\s*:\s*none\s*;?", re.I)
 _VISIBILITY_HIDDEN = re.compile(r"visibility\s*:\s*hidden", re.I)
 _FIELDS = etree.XPath(".//input | .//select | .//textarea")
-_SPACED_SIZE = etree.XPath("string-length(normalize-space())")
 # A hidden element more of whose text than this share is its links' text is a menu; prose
 # under a collapsed title links a word or two
 LINK_SHARE = 0.5
@@ -65,8 +66,8 @@ def hidden_chrome(body: HtmlElement) -> list[HtmlElement]:
     for el in walk:
         if not isinstance(el.tag, str) or not is_hidden(el):
             continue
-        page = _SPACED_SIZE(body) if page is None else page
-        if _is_chrome(el) and _SPACED_SIZE(el) <= PAGE_SHARE * page:
+        page = SPACED_SIZE(body) if page is None else page
+        if _is_chrome(el) and SPACED_SIZE(el) <= PAGE_SHARE * page:
             found.append(el)
             for _ in range(sum(1 for _ in el.iter()) - 1):  # its subtree, which goes with it
                 next(walk, None)
@@ -76,8 +77,8 @@ def hidden_chrome(body: HtmlElement) -> list[HtmlElement]:
 def _is_chrome(el: HtmlElement) -> bool:
     if _FIELDS(el) or _is_drawing(el):
         return True
-    text = _SPACED_SIZE(el)
-    links = sum(_SPACED_SIZE(a) for a in el.iter("a"))
+    text = SPACED_SIZE(el)
+    links = sum(SPACED_SIZE(a) for a in el.iter("a"))
     return not text or links > LINK_SHARE * text
 
 

@@ -50,6 +50,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.manual import link_text_size
+from llmweb.fetch.html.sizes import TEXT_SIZE
 
 _MIN_MEMBERS = 4
 _LINKED_MEMBERS = 0.8
@@ -81,7 +82,6 @@ _PARENTS = etree.XPath(
     " or self::aside or self::form or self::select or self::noscript or self::template])]"
 )
 _TEXT = etree.XPath("normalize-space()")
-_TEXT_SIZE = etree.XPath("string-length(translate(normalize-space(), ' ', ''))")
 
 
 Grid = tuple[HtmlElement, list[HtmlElement]]
@@ -224,7 +224,7 @@ def _card_actions(members: list[HtmlElement]) -> set[str]:
 
 
 def _size(el: HtmlElement) -> int:
-    return int(_TEXT_SIZE(el))
+    return int(TEXT_SIZE(el))
 
 
 def _visible_size(el: HtmlElement) -> int:

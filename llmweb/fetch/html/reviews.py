@@ -33,6 +33,8 @@ from collections import Counter
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.sizes import SPACED_SIZE
+
 # "review" as a word of a class or id: review, reviews, review-item, productReview, not preview
 _REVIEW = re.compile(r"(?<![A-Za-z])[Rr]eviews?(?![a-z])|(?<=[a-z])Reviews?(?![a-z])")
 _MIN_RUN = 3
@@ -44,7 +46,6 @@ _MARKED = etree.XPath(
     "//body//*[contains(@class, 'eview') or contains(@id, 'eview') or contains(@itemprop, 'eview')"
     " or contains(@itemtype, 'eview')]"
 )
-_TEXT_SIZE = etree.XPath("string-length(normalize-space())")
 _FIELDS = etree.XPath("count(.//input[not(@type='hidden')] | .//select | .//textarea)")
 
 
@@ -87,10 +88,10 @@ def drop_reviews(root: HtmlElement) -> int:
     if not runs:
         return 0
     body = root.find("body")
-    most = _MAX_SHARE * (_TEXT_SIZE(body) if body is not None else 0)
+    most = _MAX_SHARE * (SPACED_SIZE(body) if body is not None else 0)
     dropped = 0
     for run in runs:
-        if sum(_TEXT_SIZE(kid) for kid in run) > most:
+        if sum(SPACED_SIZE(kid) for kid in run) > most:
             continue
         for kid in run:
             if kid.getparent() is not None:
