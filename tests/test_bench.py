@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import docs_corpus, floors, scoring
+from bench import docs_corpus, extraction, floors, scoring
+from bench.extractors import Extractor
 from bench.report import MISSING
 from testbed.fake_brave import answer_index
 
@@ -88,6 +89,25 @@ def test_lost_indentation_loses_exact_lines() -> None:
 def test_percentile_interpolates_between_ranks() -> None:
     assert scoring.percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.5
     assert scoring.percentile([10.0], 95) == 10.0
+
+
+def test_extractors_read_side_by_side_keep_each_text_with_its_page() -> None:
+    pages = [extraction.Page(f"p{n:02}", "", f"<p>page {n}</p>", "") for n in (7, 3, 9, 1, 5, 8, 2)]
+    upper = Extractor("upper (test)", "", lambda html, url: html.upper())
+
+    def fails_on_nine(html: str, url: str) -> str:
+        if "9" in html:
+            raise ValueError("nine")
+        return html[::-1]
+
+    flips = Extractor("flips (test)", "", fails_on_nine, sample=4)
+    extraction.run_side_by_side([upper, flips], pages)
+    read_up = extraction.run_extractor(upper, pages)
+    read_flipped = extraction.run_extractor(flips, pages)
+    assert read_up.texts == [p.html.upper() for p in read_up.pages]
+    assert len(read_flipped.pages) == 4
+    assert read_flipped.texts == ["" if "9" in p.html else p.html[::-1] for p in read_flipped.pages]
+    assert read_flipped.failures == sum("9" in p.html for p in read_flipped.pages)
 
 
 def test_fake_brave_picks_the_answer_by_the_last_number_in_the_query() -> None:
