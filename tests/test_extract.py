@@ -493,20 +493,22 @@ def test_teasers_of_related_posts_sharing_the_articles_container_class_are_not_j
     assert "knowing which parks get money first" not in text
 
 
+def _tool_section(number: int, name: str) -> str:
+    items = "".join(
+        f"<li><strong>Step {number}.{i}:</strong> {name} closes part {i} of the month.</li>" for i in range(3)
+    )
+    return (
+        f"<h2>{number}. {name}</h2><p>{name} is tool number {number}. {SENTENCE}</p>"
+        f'<p><strong>Features:</strong></p><ul role="list">{items}</ul><p>{name}, in short. {SENTENCE}</p>'
+    )
+
+
 def test_an_articles_headings_and_lists_between_its_paragraphs_are_kept() -> None:
     # the article's container has no name trafilatura knows, so its fast reading recovered the
     # paragraphs one by one and dropped every heading and list between them
-    def tool(number: int, name: str) -> str:
-        items = "".join(
-            f"<li><strong>Step {number}.{i}:</strong> {name} closes part {i} of the month.</li>"
-            for i in range(3)
-        )
-        return (
-            f"<h2>{number}. {name}</h2><p>{name} is tool number {number}. {SENTENCE}</p>"
-            f'<p><strong>Features:</strong></p><ul role="list">{items}</ul><p>{name}, in short. {SENTENCE}</p>'
-        )
-
-    tools = "".join(tool(number, name) for number, name in enumerate(["Ledgerly", "Booksy", "Countwise"], 1))
+    tools = "".join(
+        _tool_section(number, name) for number, name in enumerate(["Ledgerly", "Booksy", "Countwise"], 1)
+    )
     body = f'<section class="global-section"><div class="wrapper"><div class="rich-body">{PARAGRAPH}{tools}</div></div></section>'
     text = extract_page(page(body, '<meta property="og:type" content="article">')).text
     assert "## 2. Booksy" in text
@@ -516,6 +518,31 @@ def test_an_articles_headings_and_lists_between_its_paragraphs_are_kept() -> Non
         < text.index("## 2. Booksy")
         < text.index("Booksy is tool number 2.")
     )
+
+
+def test_an_article_in_two_blocks_keeps_the_headings_and_lists_of_both() -> None:
+    # the same article written in two blocks with an offer between them: read again from one
+    # block, the reading lost the other block's paragraphs and was not kept, and every heading
+    # and list went
+    first = "".join(
+        _tool_section(number, name) for number, name in enumerate(["Ledgerly", "Booksy", "Countwise"], 1)
+    )
+    second = "".join(_tool_section(number, name) for number, name in enumerate(["Tallyho", "Sumwise"], 4))
+    offer = '<div class="offer"><a href="/signup">Try it free for 14 days</a></div>'
+    body = (
+        '<section class="global-section"><div class="wrapper">'
+        f'<div class="rich-body">{PARAGRAPH}{first}</div>{offer}<div class="rich-body">{second}</div>'
+        "</div></section>"
+    )
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    for heading in ("## 2. Booksy", "## 5. Sumwise"):
+        assert heading in text
+    for step in (
+        "- Step 1.0: Ledgerly closes part 0 of the month.",
+        "- Step 4.2: Tallyho closes part 2 of the month.",
+    ):
+        assert step in text
+    assert text.index("Countwise, in short.") < text.index("## 4. Tallyho") < text.index("Sumwise, in short.")
 
 
 CLOUDFLARE = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>

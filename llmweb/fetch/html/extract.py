@@ -48,7 +48,7 @@ from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import hidden_chrome
-from llmweb.fetch.html.interleaved import container_with_gaps, holds
+from llmweb.fetch.html.interleaved import container_with_gaps, enclosing, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import item_grid, write_list
 from llmweb.fetch.html.loose import wrap_loose_text
@@ -630,6 +630,7 @@ def _with_dropped_blocks(root: HtmlElement, url: str, body: Any) -> Any:
     container = container_with_gaps(root, body)
     if container is None:
         return None
+    container = enclosing(container, body)
     was, container.tag = container.tag, "article"
     second = _trafilatura(root, url, fast=True)[0]
     if second is not None and holds(second, body):

@@ -32,6 +32,8 @@ DROPPED_MIN_CHARS = 200
 LINKED_SHARE = 0.5
 # The share of the first reading's text the second must hold: it may add, not replace
 HOLD_SHARE = 0.95
+# Ancestors of the container looked through for one holding every paragraph the reading kept
+ENCLOSING_LEVELS = 3
 
 
 def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
@@ -64,6 +66,22 @@ def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
         if dropped > most:
             best, most = parent, dropped
     return best
+
+
+def enclosing(container: HtmlElement, body: Any) -> HtmlElement:
+    """``container``, or its nearest ancestor within ENCLOSING_LEVELS that holds every paragraph
+    ``body`` kept (of _KEPT_MIN_CHARS) when the container lacks some: an article written in two
+    blocks with an offer between them is read whole from their parent, where read from one block
+    the second reading lost the other's paragraphs and was not kept."""
+    wanted = {key for paragraph in body.iter("p") if len(key := element_key(paragraph)) >= _KEPT_MIN_CHARS}
+    element: HtmlElement | None = container
+    for _ in range(ENCLOSING_LEVELS + 1):
+        if element is None:
+            break
+        if wanted <= {element_key(paragraph) for paragraph in element.iter("p")}:
+            return element
+        element = element.getparent()
+    return container
 
 
 def _dropped_chars(child: HtmlElement, read: set[str]) -> int:
