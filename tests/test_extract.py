@@ -334,6 +334,34 @@ def test_a_manuals_own_table_of_contents_is_left_out() -> None:
     assert "- Reading the settings" not in read.text and "Table of Contents" not in read.text
 
 
+def test_the_menus_above_a_manuals_title_are_left_out() -> None:
+    # a site's dropdowns inside the region read whole, above the page's title: a menu of the
+    # book's chapters under group headings, and a language picker, shown by a script
+    chapters = "".join(
+        f"<h2>{n}. Part {n}</h2><ul>"
+        + "".join(f'<li><a href="/book/{n}-{i}">{n}.{i} Chapter {n}.{i}</a></li>' for i in range(1, 5))
+        + "</ul>"
+        for n in range(1, 4)
+    )
+    menus = (
+        '<div class="chapters"><a href="#" data-panel-id="chapters">Chapters ▾</a>'
+        f'<div class="dropdown-panel" id="chapters">{chapters}</div></div>'
+        '<ul class="languages"><li><a href="/es/">Español</a></li><li><a href="/fr/">Français</a></li>'
+        '<li><a href="/sv/">Svenska</a></li></ul>'
+    )
+    see_also = '<h3>See also</h3><ul><li><a href="a.html">resolv</a></li><li><a href="b.html">hosts</a></li>'
+    see_also += '<li><a href="c.html">nsswitch</a></li></ul>'
+    html = manual("<p>Resolves names.</p>" + see_also).replace(
+        '<div class="column">', f'<main><div class="column">{menus}', 1
+    )
+    html = html.replace("</body>", "</main></body>", 1)
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert "Chapter 2.3" not in read.text and "Chapters" not in read.text and "Svenska" not in read.text
+    assert "Resolves names." in read.text
+    assert "- nsswitch" in read.text.split("\n")  # links under the title are the manual's
+
+
 def test_a_short_manual_page_is_returned_rather_than_taken_for_a_javascript_shell() -> None:
     html = page(
         '<div class="toc"><a href="a.html">Other constant</a></div><div class="column"><h1>Constant '
