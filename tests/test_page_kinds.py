@@ -496,6 +496,60 @@ def test_a_product_page_that_declares_nothing_leaves_out_its_carousel_of_other_p
     assert not any(name in text for name, _ in RELATED_KETTLES)
 
 
+KETTLE_WORKSHOP = (
+    "Each body is pressed from a single sheet of steel, so there is no seam for water to seep through, "
+    "and the spout is welded on by hand before the kettle is polished inside and out. The whistle is "
+    "tuned by ear in the workshop: a low note for the large kettle, a higher one for the small. The "
+    "handle's wood comes from beech trees felled in managed forests, oiled rather than varnished, and "
+    "it can be sanded and oiled again at home when it wears. We repair our kettles for as long as "
+    "their parts are made: send one back with a note saying what is wrong and it returns within a month."
+)
+KETTLE_CARE = (
+    "Rinse the kettle after use and leave its lid off so that it dries inside. Once a month, or more "
+    "often where the water is hard, boil a mixture of water and white vinegar in it, leave it overnight "
+    "and rinse it twice in the morning. Oil the beech handle twice a year with any food-safe oil, and "
+    "never leave the kettle on a hot ring when it is empty: the base can warp, and the guarantee does "
+    "not cover a kettle boiled dry."
+)
+KETTLE_DELIVERY = (
+    "Every kettle is packed in a box of recycled card with paper padding, no plastic, and leaves the "
+    "workshop the day after it is ordered. Parcels within the country arrive in two to four working days; "
+    "abroad, allow a week or two, and duties may apply outside the union. Unused kettles may be returned "
+    "within sixty days in their box for a full refund, and we pay for the return of a faulty one."
+)
+KETTLE_SPECS = [
+    ("Capacity", "2.5 litres, eight cups of tea"), ("Weight", "1.1 kg empty"),
+    ("Hobs", "gas, electric, ceramic and induction"), ("Body", "brushed stainless steel, pressed from one sheet"),
+    ("Handle", "oiled beech, folds down for storage"), ("Base", "three layers, a copper ring inside"),
+    ("Whistle", "removable, tuned by hand"), ("Guarantee", "five years on handle, whistle and base"),
+    ("Made in", "the family workshop, since 1952"), ("Care", "dishwasher safe without the handle"),
+]  # fmt: skip
+
+
+def test_a_carousel_whose_cards_write_more_than_their_links_is_left_out_too() -> None:
+    # a marketplace's card writes its rating count, material, price and delivery date in boxes
+    # beside its link: a list a little over half links, which trafilatura kept as text
+    related = "".join(
+        f'<li><div><div><a href="/p/{n}"><span>{name}, for stove-top, camping and kitchen use</span></a>'
+        f'<div><a href="/p/{n}#reviews">1,234</a></div><div><span>Stainless steel</span></div>'
+        f"<span><span>{price}</span></span><div><div>$9.93 delivery <span>Tue, Mar 24</span></div></div>"
+        "</div></div></li>"
+        for n, (name, price) in enumerate(RELATED_KETTLES)
+    )
+    specs = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in KETTLE_SPECS)
+    body = (
+        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
+        f"<p>{KETTLE_DESCRIPTION}</p><h2>From the workshop</h2><p>{KETTLE_WORKSHOP}</p>"
+        f"<h2>Specifications</h2><table>{specs}</table><h2>Care</h2><p>{KETTLE_CARE}</p>"
+        f"<h2>Delivery</h2><p>{KETTLE_DELIVERY}</p>"
+        f"<h2>Products related to this item</h2><ol class='carousel'>{related}</ol></main>{FOOTER}"
+    )
+    html = page(body, title="Whistling stainless steel kettle 2.5 l | Example Kitchen")
+    text = read_html_page(html, "https://kitchen.example/kettle").text
+    assert "$48.00" in text and "family workshop" in text and "food-safe oil" in text and "sixty days" in text
+    assert "delivery Tue" not in text and not any(name in text for name, _ in RELATED_KETTLES)
+
+
 @pytest.mark.parametrize("written", ["${}", "USD {}", "USD{}", "{}USD", "{} zł", "{}PLN"])
 def test_a_carousels_prices_are_found_however_their_currency_is_written(written: str) -> None:
     # a price names its currency by a sign or a code, before or after the number, with a space or

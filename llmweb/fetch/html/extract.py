@@ -390,9 +390,12 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # thing they are other things: related products, which trafilatura drops as link lists
         if region and not sells_one:
             for main in (*region, *twins):
-                # …and so are a carousel's priced cards beside an undeclared product (.carousels)
+                # …and so are a carousel's priced cards beside an undeclared product (.carousels),
+                # which go: left as links, their prices and delivery dates kept them in the reading
                 carousels = priced_carousels(main) if layers.carousels else []
-                unlink(main, keep=carousels)
+                for carousel in carousels:
+                    carousel.drop_tree()
+                unlink(main)
                 if carousels and main in region and "carousels" not in fired:
                     fired.append("carousels")
         # before trafilatura: a block's text between <br>s read as its paragraphs (.loose)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Sequence
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -139,18 +138,16 @@ def reads_whole(region: list[HtmlElement], body: HtmlElement | None, code_marker
     return any(code_marker in text for text in texts) or any(_HAS_CODE(main) for main in region)
 
 
-def unlink(region: HtmlElement, keep: Sequence[HtmlElement] = ()) -> None:
+def unlink(region: HtmlElement) -> None:
     """Make the links of a declared main region plain text, so that trafilatura keeps them.
 
     trafilatura deletes short blocks made mostly of links as navigation. In documentation
     those are cross-references: a signature linking its types, a method summary ending in
     "Read more", a module's index of pages; rustdoc pages lost half their text and Sphinx
     index pages nearly all of it. (A manual read whole does not go through trafilatura;
-    this is for the pages that do, such as articles declaring their main region.) The links
-    inside ``keep`` stay links.
+    this is for the pages that do, such as articles declaring their main region.)
     """
-    kept = {a for part in keep for a in part.iter("a")}
-    for a in [a for a in region.iter("a") if a not in kept]:
+    for a in list(region.iter("a")):
         a.tag = "span"
         a.attrib.clear()
 
