@@ -6,7 +6,7 @@ arena of the thread that freed it, one arena per thread up to eight per core, an
 block of a few MB has been freed it serves blocks that size from those arenas too (its mmap
 threshold grows to the largest block freed). Each of many concurrent fetches then left its
 thread's arena holding a body's worth of freed memory: 82 fetches at once, whose bodies held
-42 MB at the most, kept the caller 103-128 MB above its start, and 59-63 MB with bodies in
+42 MB at the most, kept the caller 103-128 MB above its start, and 59-64 MB with bodies in
 mappings of their own (docs/fetch.md, "Memory of many fetches at once").
 """
 
