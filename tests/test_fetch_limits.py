@@ -194,6 +194,64 @@ def test_a_body_sent_a_byte_per_chunk_costs_memory_in_proportion_to_the_bytes_ke
     assert peak < 10 * kept, peak
 
 
+def answering(body: bytes, *headers: str) -> Handler:
+    """A handler sending ``body`` as it is, without copying it in the Python heap the test measures."""
+
+    def answer(conn: socket.socket, stop: threading.Event) -> None:
+        head = ["HTTP/1.1 200 OK", f"Content-Length: {len(body)}", "Connection: close", *headers]
+        conn.sendall("\r\n".join(head).encode() + b"\r\n\r\n")
+        conn.sendall(body)
+
+    return answer
+
+
+def python_heap_peak(raw_server: Callable[[Handler], RawServer], fetch: Callable[[], object]) -> int:
+    """The most the Python heap held above its start while ``fetch`` ran (tracemalloc), after
+    a small page was fetched first: what the first fetch of a process sets up is not counted."""
+    web_fetch(raw_server(answering(TEXT.encode(), "Content-Type: text/plain")).url, timeout=60)
+    tracemalloc.start()
+    try:
+        fetch()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_page_body_never_passes_through_the_python_heap(
+    raw_server: Callable[[Handler], RawServer],
+) -> None:
+    # A body of a few MB freed from malloc stays in the arena of the thread that freed it, so
+    # many fetches at once each kept a body's worth (llmweb/fetch/buffers.py); in a mapping
+    # of its own it goes back to the system. The worker returns only the short text.
+    page = (
+        b"<html><body><!--"
+        + b"x" * 4_000_000
+        + b"--><article><p>"
+        + TEXT.encode()
+        + b"</p></article></body></html>"
+    )
+    server = raw_server(answering(page, "Content-Type: text/html"))
+    texts: list[str] = []
+    peak = python_heap_peak(raw_server, lambda: texts.append(web_fetch(server.url, timeout=60).text))
+    assert TEXT in texts[0]
+    # the body, its copy as bytes and its copy in the worker's job were 12 MB of it
+    assert peak < 1_000_000, peak
+
+
+def test_a_gzip_bomb_is_inflated_a_piece_at_a_time(
+    raw_server: Callable[[Handler], RawServer], gzip_bomb: bytes
+) -> None:
+    server = raw_server(answering(gzip_bomb, "Content-Type: text/plain", "Content-Encoding: gzip"))
+
+    def fetch_bomb() -> None:
+        with pytest.raises(TooLarge):
+            web_fetch(server.url)
+
+    peak = python_heap_peak(raw_server, fetch_bomb)
+    # one call to zlib inflated the whole cap at once: 5 MB beside the body
+    assert peak < 1_000_000, peak
+
+
 def test_an_error_page_over_the_cap_is_reported_by_its_status(httpserver_ipv4: HTTPServer) -> None:
     httpserver_ipv4.expect_request("/").respond_with_data(
         "x" * 3_000_000, status=404, content_type="text/plain"

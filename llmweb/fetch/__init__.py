@@ -10,8 +10,9 @@ Rooms, each with a docstring naming its modules:
 
 And the modules that join them: :mod:`.page` (web_fetch itself: download, read, window or
 passages), :mod:`.content` (a body → text by what it really is, charsets), :mod:`.worker`
-(the extraction in a process the deadline and a memory ceiling bound), :mod:`.pdf` (a PDF's
-text layer, bounded), :mod:`.window` (paging and clipping), :mod:`.limits` (every bound).
+(the extraction in a process the deadline and a memory ceiling bound), :mod:`.buffers` (a
+body in memory of its own, given back whole), :mod:`.pdf` (a PDF's text layer, bounded),
+:mod:`.window` (paging and clipping), :mod:`.limits` (every bound).
 
 The names below are imported when first used (PEP 562): the worker process imports
 ``llmweb.fetch.worker`` without the network code.

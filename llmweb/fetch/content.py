@@ -169,9 +169,9 @@ _BOMS = (
 )
 
 
-def sniff_media_type(body: bytes, declared: str) -> str:
+def sniff_media_type(body: bytes | memoryview, declared: str) -> str:
     """What the body is: its magic bytes first, then the declared type, then a look at the text."""
-    head = body[:1024]
+    head = bytes(body[:1024])
     # magic bytes count only where the body starts, after a UTF-8 BOM or whitespace as browsers
     # allow: a page may quote "%PDF-" anywhere, and a PDF with junk before its header still
     # reads when it is labelled one (a declared type is kept below)
@@ -195,7 +195,7 @@ def sniff_media_type(body: bytes, declared: str) -> str:
         return "text/html"
     if start.startswith(b"<?xml") or start.startswith(b"<rss") or start.startswith(b"<feed"):
         return "application/xml"
-    if start[:1] in (b"{", b"[") and body[-1024:].rstrip()[-1:] in (b"}", b"]"):
+    if start[:1] in (b"{", b"[") and bytes(body[-1024:]).rstrip()[-1:] in (b"}", b"]"):
         # by its ends only: this also runs in the parent (to describe a page the worker could not
         # read), where parsing a hostile document is no cost to pay; read_body checks it parses
         return "application/json"

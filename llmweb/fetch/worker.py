@@ -20,6 +20,8 @@ Parent and worker talk over the worker's stdin and stdout: a length-prefixed pic
 any number of ``("report", description, False)`` the job sent on its way (:func:`report`), so a
 job stopped by a bound can still be described without redoing its work in the caller. Both
 ends are this module, so the pickles never carry anything but our own calls and answers.
+A body comes as a memoryview (:mod:`.buffers`) and goes out of band, after its pickle
+(protocol 5), so the caller never copies it into the pickle; the job gets it as bytes.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import contextlib
 import ctypes
 import gc
 import importlib
+import mmap
 import os
 import pickle
 import resource
@@ -45,10 +48,12 @@ from typing import IO, Any, TypeVar, cast
 
 from llmweb.errors import LlmwebError
 from llmweb.fetch import limits
+from llmweb.fetch.buffers import exact_buffer
 
 T = TypeVar("T")
 
-_FRAME = struct.Struct(">Q")  # the length of the pickle that follows
+_FRAME = struct.Struct(">Q")  # a length: of the pickle that follows, and of each buffer after it
+_HEADER = struct.Struct(">QQ")  # the pickle's length, and how many buffers follow it
 _PIPE_CHUNK = 1 << 20
 _PRELOAD = "llmweb.fetch.content"  # lxml, trafilatura and pypdf: what every job needs
 _NEAR_CEILING = 0.9  # a job that fails this close to the memory ceiling failed for memory
@@ -109,7 +114,7 @@ def report(description: str) -> None:
     without redoing the work. Cut to REPORT_CHARS; does nothing outside a worker."""
     if _REPORTS is not None:
         frame = pickle.dumps(("report", description[:REPORT_CHARS], False), pickle.HIGHEST_PROTOCOL)
-        _write_blocking(_REPORTS, _FRAME.pack(len(frame)) + frame)
+        _write_blocking(_REPORTS, _HEADER.pack(len(frame), 0) + frame)
 
 
 REPORT_CHARS = 500
@@ -142,16 +147,21 @@ class _Worker:
     ) -> tuple[str, Any, bool]:
         """The job's answer; its reports (:func:`report`) on the way are kept in ``reported``."""
         self.reported = None
-        job = pickle.dumps((function, args, end - time.monotonic(), memory), pickle.HIGHEST_PROTOCOL)
+        bodies: list[pickle.PickleBuffer] = []
+        sent = tuple(pickle.PickleBuffer(arg) if isinstance(arg, memoryview) else arg for arg in args)
+        job = pickle.dumps((function, sent, end - time.monotonic(), memory), 5, buffer_callback=bodies.append)
         try:
-            _write(self._jobs.fileno(), _FRAME.pack(len(job)), end)
-            _write(self._jobs.fileno(), job, end)
-            del job
+            raws = [body.raw() for body in bodies]
+            header = _HEADER.pack(len(job), len(raws)) + b"".join(_FRAME.pack(len(raw)) for raw in raws)
+            parts: list[bytes | memoryview] = [header, job, *raws]
+            for part in parts:
+                _write(self._jobs.fileno(), part, end)
+            del job, sent, bodies, raws, parts
             while True:
-                answer = _read_frame(self._answers.fileno(), end)
-                if answer is None:
+                message = _read_message(self._answers.fileno(), end)
+                if message is None:
                     break
-                outcome, value, retiring = pickle.loads(answer)
+                outcome, value, retiring = pickle.loads(message[0])
                 if outcome != "report":
                     return outcome, value, retiring
                 self.reported = value
@@ -291,7 +301,7 @@ def _wait(fd: int, event: int, end: float) -> None:
         raise OutOfTime
 
 
-def _write(fd: int, data: bytes, end: float) -> None:
+def _write(fd: int, data: bytes | memoryview, end: float) -> None:
     view = memoryview(data)
     while view:
         _wait(fd, select.POLLOUT, end)
@@ -302,24 +312,36 @@ def _write(fd: int, data: bytes, end: float) -> None:
         view = view[written:]
 
 
-def _read_exactly(fd: int, size: int, end: float | None) -> bytearray | None:
-    """``size`` bytes from ``fd``, None at end of input; ``end`` None waits as long as it takes."""
-    buffer = bytearray()
-    while len(buffer) < size:
-        if end is not None:
-            _wait(fd, select.POLLIN, end)
-        chunk = os.read(fd, min(size - len(buffer), _PIPE_CHUNK))
-        if not chunk:
-            return None
-        buffer += chunk
+def _read_exactly(fd: int, size: int, end: float | None) -> mmap.mmap | bytearray | None:
+    """``size`` bytes from ``fd``, read into a buffer of that size (:func:`.buffers.exact_buffer`),
+    None at end of input; ``end`` None waits as long as it takes."""
+    buffer = exact_buffer(size)
+    with memoryview(buffer) as view:
+        done = 0
+        while done < size:
+            if end is not None:
+                _wait(fd, select.POLLIN, end)
+            read = os.readv(fd, [view[done : done + _PIPE_CHUNK]])
+            if not read:
+                return None
+            done += read
     return buffer
 
 
-def _read_frame(fd: int, end: float | None) -> bytearray | None:
-    header = _read_exactly(fd, _FRAME.size, end)
+def _read_message(fd: int, end: float | None) -> tuple[Any, list[Any]] | None:
+    """A pickle and the buffers sent out of band after it, None at end of input."""
+    header = _read_exactly(fd, _HEADER.size, end)
     if header is None:
         return None
-    return _read_exactly(fd, _FRAME.unpack(header)[0], end)
+    size, count = _HEADER.unpack(header)
+    lengths = _read_exactly(fd, count * _FRAME.size, end)
+    frame = _read_exactly(fd, size, end)
+    if lengths is None or frame is None:
+        return None
+    buffers = [_read_exactly(fd, length, end) for (length,) in _FRAME.iter_unpack(lengths)]
+    if None in buffers:
+        return None
+    return frame, buffers
 
 
 # --- the worker's side ------------------------------------------------------------------
@@ -342,11 +364,12 @@ def serve() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a worker ended by a limit leaves no core file
     start_size, start_resident = _status_bytes("VmSize"), _status_bytes("VmRSS")
     while True:
-        frame = _read_frame(jobs, None)
-        if frame is None:
+        message = _read_message(jobs, None)
+        if message is None:
             return
-        function, args, seconds, memory = pickle.loads(frame)
-        del frame
+        function, args, seconds, memory = pickle.loads(message[0], buffers=message[1])
+        del message
+        args = tuple(bytes(arg) if isinstance(arg, memoryview) else arg for arg in args)
         _limit_cpu(seconds)
         ceiling = _limit_memory(start_size + memory) if start_size else None
         outcome, value = _run_job(function, args, ceiling)
@@ -356,7 +379,7 @@ def serve() -> None:
         )
         answer = _dump(outcome, value, retiring)
         del value
-        _write_blocking(answers, _FRAME.pack(len(answer)))
+        _write_blocking(answers, _HEADER.pack(len(answer), 0))
         _write_blocking(answers, answer)
         if retiring:
             return

@@ -8,7 +8,9 @@ refused rather than decoded without a bound.
 
 from __future__ import annotations
 
+import itertools
 import zlib
+from collections.abc import Iterable, Iterator
 
 
 class DecodedTooLarge(Exception):
@@ -61,15 +63,35 @@ class ContentDecoder:
         self.codings = tuple(names)  # as applied, without "identity": all a message may name
 
     def feed(self, data: bytes) -> bytes:
-        for layer in self._layers:
-            data = layer.feed(data)
-        return data
+        return b"".join(self.pieces(data))
 
     def flush(self) -> bytes:
-        data = b""
+        return b"".join(self.last_pieces())
+
+    def pieces(self, data: bytes) -> Iterator[bytes]:
+        """What ``data`` decodes to, in pieces of at most PIECE_BYTES: a caller that stores
+        each piece where it keeps the body never holds more of it twice (1 MB of a gzip bomb
+        inflates to the whole cap at once)."""
+        pieces: Iterable[bytes] = (data,)
         for layer in self._layers:
-            data = layer.feed(data) + layer.flush()
-        return data
+            pieces = _through(layer, pieces)
+        yield from pieces
+
+    def last_pieces(self) -> Iterator[bytes]:
+        """What the decoders still hold once the input has ended, in pieces as above."""
+        pieces: Iterable[bytes] = ()
+        for layer in self._layers:
+            pieces = itertools.chain(_through(layer, pieces), layer.flush_pieces())
+        yield from pieces
+
+
+PIECE_BYTES = 1 << 16
+"""The most one call to zlib inflates at once."""
+
+
+def _through(layer: _Inflater, pieces: Iterable[bytes]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield from layer.feed(piece)
 
 
 class _Inflater:
@@ -81,22 +103,22 @@ class _Inflater:
         self._inflater: zlib._Decompress | None = None
         self._finished = False
 
-    def feed(self, data: bytes) -> bytes:
+    def feed(self, data: bytes) -> Iterator[bytes]:
         if self._finished:
-            return b""  # bytes after the end of the stream are junk; browsers ignore them too
+            return  # bytes after the end of the stream are junk; browsers ignore them too
         if self._inflater is None:
             data = self._pending + data
             if not self._gzip and len(data) < 2:  # need two bytes to tell zlib from raw deflate
                 self._pending = data
-                return b""
+                return
             self._pending = b""
             self._inflater = zlib.decompressobj(31 if self._gzip else _deflate_wbits(data))
-        output: list[bytes] = []
         try:
             while data:
-                chunk = self._inflater.decompress(data, self._limit - self._produced + 1)
+                chunk = self._inflater.decompress(data, min(PIECE_BYTES, self._limit - self._produced + 1))
                 self._count(chunk)
-                output.append(chunk)
+                if chunk:
+                    yield chunk
                 if self._inflater.eof:
                     data = self._inflater.unused_data
                     if not (self._gzip and data.startswith(b"\x1f\x8b")):  # another gzip member follows
@@ -107,17 +129,16 @@ class _Inflater:
                     data = self._inflater.unconsumed_tail
         except zlib.error as exc:
             raise CorruptEncoding(str(exc)) from None
-        return b"".join(output)
 
-    def flush(self) -> bytes:
+    def flush_pieces(self) -> Iterator[bytes]:
         if self._inflater is None:  # nothing, or a single byte, which holds no deflate stream
-            return b""
+            return
         try:
             rest = self._inflater.flush()  # all input was consumed above, so only buffered bytes remain
         except zlib.error as exc:
             raise CorruptEncoding(str(exc)) from None
         self._count(rest)
-        return rest
+        yield rest
 
     def _count(self, chunk: bytes) -> None:
         self._produced += len(chunk)

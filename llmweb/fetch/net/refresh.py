@@ -46,7 +46,9 @@ _FRAMES = re.compile(rb"<(/?)(frameset|frame|body)\b", re.IGNORECASE)
 _MAX_TAG_BYTES = 2048  # a meta tag longer than this is no refresh a browser would act on either
 
 
-def refresh_target(content_type: str | None, refresh_header: str | None, body: bytes) -> str | None:
+def refresh_target(
+    content_type: str | None, refresh_header: str | None, body: bytes | memoryview
+) -> str | None:
     """Where the page sends the reader at once, as written (relative or not), or None.
 
     ``refresh_header`` is the response's ``Refresh`` header; the body is looked at only when
@@ -58,7 +60,7 @@ def refresh_target(content_type: str | None, refresh_header: str | None, body: b
             return target
     if content_type is not None and "html" not in content_type.lower():
         return None
-    head = _without_scripts(body[: limits.REFRESH_SCAN_BYTES])
+    head = _without_scripts(bytes(body[: limits.REFRESH_SCAN_BYTES]))
     return _meta_refresh(head) or _main_frame(head)
 
 

@@ -42,6 +42,7 @@ from llmweb.errors import (
     UnsupportedContent,
 )
 from llmweb.fetch import limits
+from llmweb.fetch.buffers import GrowingBuffer
 from llmweb.fetch.net import header_values
 from llmweb.fetch.net.addresses import AllowList, Refusal, judge_address
 from llmweb.fetch.net.inflate import (
@@ -371,7 +372,7 @@ class Fetched:
     url: str  # after redirects
     status: int
     headers: httpx.Headers
-    body: bytes  # decoded; for an error status only its first ERROR_BODY_BYTES
+    body: memoryview  # decoded, read-only, in a mapping of its own; for an error status only its first ERROR_BODY_BYTES
     redirects: int = 0  # how many redirects were followed: the server chose ``url`` when > 0
 
 
@@ -537,7 +538,7 @@ class _Journey:
             )
         self.redirecting = True
 
-    def refresh(self, response: httpx.Response, body: bytes) -> httpx.URL | None:
+    def refresh(self, response: httpx.Response, body: memoryview) -> httpx.URL | None:
         """Where a page sends the reader at once (:mod:`.refresh`), when it is another http or
         https address with a usable host; None to read the page itself."""
         written = refresh_target(response.headers.get("content-type"), response.headers.get("refresh"), body)
@@ -564,7 +565,9 @@ def _shown(url: httpx.URL) -> str:
     return str(url.copy_with(username=None, password=None, fragment=None))
 
 
-def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str, *, truncate: bool) -> bytes:
+def _read_body(
+    response: httpx.Response, cap: int, deadline: Deadline, url: str, *, truncate: bool
+) -> memoryview:
     """The decoded body, streamed; over ``cap`` it is TooLarge (or cut, for an error page)."""
     too_large = TooLarge(
         f"{url} is larger than {cap:,} bytes once decoded, the most llmweb reads. "
@@ -592,8 +595,9 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
     if decoder.identity and declared.isdigit() and int(declared) > cap and not truncate:
         raise too_large  # an honest Content-Length saves the download; a lying one is caught below
     # one growing buffer: a list of chunks costs ~50 bytes per chunk, and a server sending
-    # 1-byte chunks would make that 50 times the bytes kept
-    body = bytearray()
+    # 1-byte chunks would make that 50 times the bytes kept; in a mapping of its own, so the
+    # system gets it back whole when the fetch ends (:mod:`..buffers`)
+    body = GrowingBuffer()
     raw = 0
     try:
         for chunk in response.iter_raw():
@@ -602,10 +606,12 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
             raw += len(chunk)
             if raw > cap:  # compressed input larger than the cap cannot decode to less
                 raise DecodedTooLarge
-            body += decoder.feed(chunk)
-            if len(body) > cap:
-                raise DecodedTooLarge
-        body += decoder.flush()
+            for piece in decoder.pieces(chunk):
+                body.append(piece)
+                if body.size > cap:
+                    raise DecodedTooLarge
+        for piece in decoder.last_pieces():
+            body.append(piece)
     except DecodedTooLarge:
         if not truncate:
             raise too_large from None
@@ -616,8 +622,7 @@ def _read_body(response: httpx.Response, cap: int, deadline: Deadline, url: str,
                 "Try again later or use another source.",
                 url,
             ) from None
-    del body[cap:]
-    return bytes(body)
+    return body.view(cap)
 
 
 def _blocked_message(journey: _Journey, refusal: Refusal) -> str:
