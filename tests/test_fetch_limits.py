@@ -234,8 +234,9 @@ def test_a_page_body_never_passes_through_the_python_heap(
     texts: list[str] = []
     peak = python_heap_peak(raw_server, lambda: texts.append(web_fetch(server.url, timeout=60).text))
     assert TEXT in texts[0]
-    # the body, its copy as bytes and its copy in the worker's job were 12 MB of it
-    assert peak < 1_000_000, peak
+    # the body, its copy as bytes and its copy in the worker's job were 12 MB of it (14 MB peak);
+    # the bound leaves room for what other threads of the test process allocate meanwhile
+    assert peak < 4_000_000, peak
 
 
 def test_a_gzip_bomb_is_inflated_a_piece_at_a_time(
@@ -248,8 +249,8 @@ def test_a_gzip_bomb_is_inflated_a_piece_at_a_time(
             web_fetch(server.url)
 
     peak = python_heap_peak(raw_server, fetch_bomb)
-    # one call to zlib inflated the whole cap at once: 5 MB beside the body
-    assert peak < 1_000_000, peak
+    # one call to zlib inflated the whole cap at once: 5 MB beside the body (10 MB peak)
+    assert peak < 4_000_000, peak
 
 
 def test_an_error_page_over_the_cap_is_reported_by_its_status(httpserver_ipv4: HTTPServer) -> None:
