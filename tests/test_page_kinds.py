@@ -857,6 +857,25 @@ def test_a_landing_page_leaves_out_a_footer_built_of_divs_that_its_copyright_not
     assert "Visit us" not in got.text and "Company" not in got.text
 
 
+def test_a_landing_page_starts_at_its_main_heading_without_the_top_bar_above_it() -> None:
+    top_bar = (
+        "<div class='promo'><span>Spring webinar series: register today</span></div>"
+        "<div class='crumbs'><span>Services</span> <span>Data analytics</span></div>"
+    )
+    body = (
+        f"{top_bar}<div class='top'>{NAV}</div><div class='container'><h1>Data analytics services</h1><p>Unlock "
+        "the value in your data: convert data to information, information to insights, and insights to better "
+        "business outcomes with a partner who has done it for two decades.</p></div><div class='container'>"
+        f"<section><h2>Our four pillars</h2><div class='row'>{landing_sections(PILLARS)}</div></section></div>"
+        f"<section><h2>Frequently asked questions</h2>{collapsed_answers(FAQ_ANSWERS, 'class=hidden')}</section>"
+    )
+    got = read_html_page(page(body, title="Data analytics services"), "https://consult.example/data")
+    assert "landing" in got.fired
+    assert got.text.startswith("# Data analytics services")
+    assert all(line in got.text for _, line in PILLARS)
+    assert "webinar" not in got.text and "Services Data analytics" not in got.text
+
+
 QUOTE_FORM_TEXT = (
     "Request a consultation: tell us about your organisation, the systems you run and the deadlines your "
     "auditors set, and one of our partners will call you back within two working days with a first estimate."
