@@ -877,6 +877,59 @@ def test_a_landing_page_is_read_whole_without_the_menus_and_filters_it_hides() -
     assert "Tents sale" not in got.text
 
 
+# A design agency's landing page whose footer a site builder wrote as <div>s (no <footer>, no
+# role): columns of links under small headings, its address, and its copyright notice.
+def builder_footer() -> str:
+    columns = (
+        ("Company", ("About us", "Careers", "Press")),
+        ("Services", ("Branding", "Web design", "Packaging")),
+    )
+    return (
+        '<div class="site-bottom"><div class="cols">'
+        + "".join(
+            f'<div class="col"><h4>{name}</h4><ul>{"".join(f"<li><a href=/{i}>{link}</a></li>" for i, link in enumerate(links))}</ul></div>'
+            for name, links in columns
+        )
+        + '<div class="col"><h4>Visit us</h4><p>12 Harbour Street, Leeds LS1 4AP</p></div></div>'
+        '<div class="legal"><p>© 2026 Northwind Studio Ltd. <a href="/terms">Terms</a> <a href="/privacy">Privacy</a></p></div></div>'
+    )
+
+
+def test_a_landing_page_leaves_out_a_footer_built_of_divs_that_its_copyright_notice_marks() -> None:
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>Data analytics services</h1><p>Unlock the "
+        "value in your data: convert data to information, information to insights, and insights to better "
+        "business outcomes with a partner who has done it for two decades.</p></div><div class='container'>"
+        f"<section><h2>Our four pillars</h2><div class='row'>{landing_sections(PILLARS)}</div></section></div>"
+        f"<section><h2>Frequently asked questions</h2>{collapsed_answers(FAQ_ANSWERS, 'class=hidden')}</section>"
+        f"{builder_footer()}"
+    )
+    got = read_html_page(page(body, title="Data analytics services"), "https://consult.example/data")
+    assert "landing" in got.fired
+    assert all(line in got.text for _, line in PILLARS)
+    assert "Northwind Studio" not in got.text and "Harbour Street" not in got.text
+    assert "Visit us" not in got.text and "Company" not in got.text
+
+
+def test_a_landing_page_starts_at_its_main_heading_without_the_top_bar_above_it() -> None:
+    top_bar = (
+        "<div class='promo'><span>Spring webinar series: register today</span></div>"
+        "<div class='crumbs'><span>Services</span> <span>Data analytics</span></div>"
+    )
+    body = (
+        f"{top_bar}<div class='top'>{NAV}</div><div class='container'><h1>Data analytics services</h1><p>Unlock "
+        "the value in your data: convert data to information, information to insights, and insights to better "
+        "business outcomes with a partner who has done it for two decades.</p></div><div class='container'>"
+        f"<section><h2>Our four pillars</h2><div class='row'>{landing_sections(PILLARS)}</div></section></div>"
+        f"<section><h2>Frequently asked questions</h2>{collapsed_answers(FAQ_ANSWERS, 'class=hidden')}</section>"
+    )
+    got = read_html_page(page(body, title="Data analytics services"), "https://consult.example/data")
+    assert "landing" in got.fired
+    assert got.text.startswith("# Data analytics services")
+    assert all(line in got.text for _, line in PILLARS)
+    assert "webinar" not in got.text and "Services Data analytics" not in got.text
+
+
 QUOTE_FORM_TEXT = (
     "Request a consultation: tell us about your organisation, the systems you run and the deadlines your "
     "auditors set, and one of our partners will call you back within two working days with a first estimate."
