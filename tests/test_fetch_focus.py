@@ -15,6 +15,7 @@ from pytest_httpserver import HTTPServer
 
 from llmweb.cli import main as cli_main
 from llmweb.fetch import web_fetch
+from llmweb.fetch.focus import terms
 from llmweb.fetch.focus.passages import (
     PASSAGE_CHARS,
     Span,
@@ -188,6 +189,14 @@ def test_a_polish_question_about_the_machine_or_statistics_asks_for_english_word
     asked = set(english.query_terms("Ile procesorów ma komputer i ile miejsca zostało na dysku?"))
     assert {"processor", "disk", "space"} <= asked
     assert "median" in english.query_terms("Jak policzyć medianę listy?")
+
+
+def test_words_analysed_before_are_remembered_within_a_bound() -> None:
+    # a hostile page of more distinct words than the memo keeps: the memo starts afresh, not grows
+    english = Analyser("english")
+    english.terms(" ".join(f"word{n}x" for n in range(terms.MEMO_PIECES + 1000)))
+    assert len(terms._memos["english"]) <= terms.MEMO_PIECES
+    assert Analyser("english").terms("tasks word3x") == ["task", "word3x"]
 
 
 # --- focusing ----------------------------------------------------------------------------
