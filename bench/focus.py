@@ -15,6 +15,7 @@ from bench import focus_corpus, focus_polish
 from bench.report import PartResult, Target, table
 from bench.tokens_count import count_tokens, tokenizer_name
 from llmweb.fetch import FetchResult
+from llmweb.fetch.focus import terms
 from llmweb.fetch.focus.passages import Passage, PassageTerms, Scorer, focus_text
 from llmweb.fetch.focus.terms import Analyser
 from llmweb.fetch.window import cut_window
@@ -175,11 +176,15 @@ def big_page(pages: Sequence[focus_corpus.FocusPage]) -> str:
     return text[:BIG_PAGE_CHARS]
 
 
-def time_big_page(text: str, questions: Sequence[str]) -> tuple[float, float, float]:
-    """Best and median CPU milliseconds, and the median wall milliseconds, of focus_text on ``text``."""
+def time_big_page(text: str, questions: Sequence[str], *, cold: bool = True) -> tuple[float, float, float]:
+    """Best and median CPU milliseconds, and the median wall milliseconds, of focus_text on ``text``;
+    ``cold``: each call with the memo of analysed words emptied first (terms.forget_pieces), as on a
+    page in a process that has read nothing, not on this page's words learned by the call before."""
     cpu, wall = [], []
     for _ in range(3):
         for question in questions:
+            if cold:
+                terms.forget_pieces()
             started, clock = time.process_time(), time.perf_counter()
             focus_text(text, question, MAX_CHARS)
             cpu.append((time.process_time() - started) * 1000)
@@ -201,6 +206,7 @@ class _BigPage:
     median_ms: float
     wall_ms: float
     bm25s_ms: float
+    warm_ms: float  # the median with the page's words already in the memo of analysed words
 
 
 def run(workdir: Path) -> PartResult:
@@ -284,12 +290,16 @@ def _big_page_speed(
     part: PartResult, pages: Sequence[focus_corpus.FocusPage], usable: Sequence[focus_corpus.Question]
 ) -> _BigPage:
     big = big_page(pages)
-    best_ms, median_ms, wall_ms = time_big_page(big, [q.question for q in usable[:5]])
+    questions = [q.question for q in usable[:5]]
+    best_ms, median_ms, wall_ms = time_big_page(big, questions)
+    warm_ms = time_big_page(big, questions, cold=False)[1]
     big_bm25s = min(
         _timed(partial(focus_text, big, usable[0].question, MAX_CHARS, scorer=bm25s_scores)) for _ in range(3)
     )
-    part.say(f"1 MB page: {median_ms:.0f} ms CPU (best {best_ms:.0f}), wall {wall_ms:.0f} ms")
-    return _BigPage(len(big), best_ms, median_ms, wall_ms, big_bm25s)
+    part.say(
+        f"1 MB page: {median_ms:.0f} ms CPU (best {best_ms:.0f}, words learned {warm_ms:.0f}), wall {wall_ms:.0f} ms"
+    )
+    return _BigPage(len(big), best_ms, median_ms, wall_ms, big_bm25s, warm_ms)
 
 
 def _corpus_note(
@@ -331,8 +341,10 @@ def _tables_after_answers(variant_rows: list[Row], polish_rows: list[Row], big: 
         table(("answer", "questions", "recall", "tokens", "CPU ms, median", "CPU ms, p95"), polish_rows),
         "",
         f"**Speed on a 1 MB page** ({big.chars:,} characters: the corpus's pages one after another; 5 questions, "
-        f"3 rounds): CPU {big.median_ms:.0f} ms median, {big.best_ms:.0f} ms best; wall {big.wall_ms:.0f} ms "
-        f"median (the machine is shared: wall time counts other work). With bm25s scoring instead: "
+        f"3 rounds, the memo of analysed words emptied before each call): CPU {big.median_ms:.0f} ms median, "
+        f"{big.best_ms:.0f} ms best; wall {big.wall_ms:.0f} ms median (the machine is shared: wall time counts "
+        f"other work). With the page's words already learned (a page asked again, or words met on earlier "
+        f"pages): {big.warm_ms:.0f} ms CPU median. With bm25s scoring instead: "
         f"{big.bm25s_ms:.0f} ms CPU, best of 3.",
     )
 
@@ -362,7 +374,8 @@ def _targets(overall: dict[str, Tally], polish_tally: Tally, big: _BigPage) -> l
         Target(
             "focus on a 1 MB page",
             f"< {SPEED_TARGET_MS:.0f} ms",
-            f"{big.median_ms:.0f} ms CPU median ({big.best_ms:.0f} best, {big.wall_ms:.0f} wall)",
+            f"{big.median_ms:.0f} ms CPU median ({big.best_ms:.0f} best, {big.wall_ms:.0f} wall; words learned "
+            f"{big.warm_ms:.0f})",
             big.median_ms < SPEED_TARGET_MS,
         ),
     ]

@@ -102,6 +102,11 @@ _MEMO_PIECE_CHARS = 40
 _memos: dict[str, dict[str, tuple[str, ...]]] = {}
 
 
+def forget_pieces() -> None:
+    """Empty the memo: the next page is analysed as in a process that has read nothing."""
+    _memos.clear()
+
+
 @cache
 def _stemmer(language: str) -> Stemmer.Stemmer:
     # No cache inside PyStemmer: each word is stemmed once per page anyway, and keeping its
