@@ -23,7 +23,7 @@ article set. Widening it to runs whose other members hold less text than the one
 (a thread whose first post is long) cost an article and a product more than it gained.
 
 A run of like sections is also how a landing page is built (a service's feature blocks): the
-landing test (extract.py, LANDING_SHARE) judges the reading as trafilatura made it, and where
+landing test (whole.py's LANDING_SHARE, in extract.py) judges the reading as trafilatura made it, and where
 it reads the page whole that text replaces the run. Before, a widened reading kept the page
 from being read whole: 3 of the tuning part's 7 pages (2 services, a listing) and all 6 of
 the check part's (services, collections, a forum) read better whole; post_run's gain on the
