@@ -90,6 +90,37 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
     return "\n\n".join(block for block in blocks if block.strip())
 
 
+_ITEMS = etree.XPath(".//*[@itemscope][@itemtype]")
+
+
+def show_scriptless_thread(root: HtmlElement) -> bool:
+    """Show the thread a page writes only for browsers without scripts: its ``<noscript>`` parts,
+    when they hold the page's marked posts and nothing outside them is marked a post.
+
+    Discourse serves each topic as an empty application and, in a ``<noscript>``, the topic as a
+    crawler reads it, every post marked up (a ``DiscussionForumPosting`` and its ``Comment`` s).
+    A ``<noscript>`` is dropped with the page's furniture before the posts are looked for, so
+    such a thread was read through trafilatura, its posts without their author lines. A page that
+    also shows its posts keeps its ``<noscript>`` copy out. Returns whether any was shown.
+    """
+    body = root.find("body")
+    if body is None:
+        return False
+    hidden = [el for el in body.iter("noscript") if _holds_posts(el)]
+    if not hidden:
+        return False
+    inside = {item for el in hidden for item in _ITEMS(el)}
+    if any(item not in inside and _post_type(item.get("itemtype") or "") for item in _ITEMS(body)):
+        return False
+    for el in hidden:
+        el.tag = "div"
+    return True
+
+
+def _holds_posts(el: HtmlElement) -> bool:
+    return any(_post_type(item.get("itemtype") or "") is not None for item in _ITEMS(el))
+
+
 def _outermost(posts: list[_Post]) -> list[_Post]:
     """The posts whose text is not inside another post's text: a post nested in another's text
     is read as part of it, so that each element is read once (and a page of posts nested in
