@@ -106,19 +106,19 @@ def show_scriptless_thread(root: HtmlElement) -> bool:
     body = root.find("body")
     if body is None:
         return False
-    hidden = [el for el in body.iter("noscript") if _holds_posts(el)]
-    if not hidden:
-        return False
-    inside = {item for el in hidden for item in _ITEMS(el)}
-    if any(item not in inside and _post_type(item.get("itemtype") or "") for item in _ITEMS(body)):
-        return False
+    hidden: dict[HtmlElement, None] = {}  # the outermost <noscript> around each post, in order
+    for item in _ITEMS(body):
+        if _post_type(item.get("itemtype") or "") is None:
+            continue
+        outermost = None
+        for el in item.iterancestors("noscript"):
+            outermost = el
+        if outermost is None:
+            return False  # the page shows its posts: the <noscript> is a copy
+        hidden[outermost] = None
     for el in hidden:
         el.tag = "div"
-    return True
-
-
-def _holds_posts(el: HtmlElement) -> bool:
-    return any(_post_type(item.get("itemtype") or "") is not None for item in _ITEMS(el))
+    return bool(hidden)
 
 
 def _outermost(posts: list[_Post]) -> list[_Post]:
