@@ -16,6 +16,8 @@ Around that:
 - a reply's quote of an earlier post is left out (the earlier post stands);
 - a thread whose markup marks no post but whose JSON-LD lists them (Invision Community) is
   read from that list when the page shows those posts (:func:`read_described_posts`).
+- a thread a page writes only in its ``<noscript>`` (Discourse's crawler view) is shown before
+  ``<noscript>`` goes as furniture (:func:`show_scriptless_thread`).
 
 For pages that are threads: at least two posts with text, and the page declares a thread
 (:func:`.threads.declares_thread`) or its first post opens one (a forum post or a question,
