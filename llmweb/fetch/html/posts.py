@@ -92,7 +92,10 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
     return "\n\n".join(block for block in blocks if block.strip())
 
 
-_ITEMS = etree.XPath(".//*[@itemscope][@itemtype]")
+# items whose type names a post (checked exactly by _post_type), all of them and those in a <noscript>
+_NAMES_POST = " or ".join(f"contains(@itemtype, '{name}')" for name in sorted(POST_TYPES))
+_ITEMS = etree.XPath(f".//*[@itemscope][{_NAMES_POST}]")
+_HIDDEN_ITEMS = etree.XPath(f".//noscript//*[@itemscope][{_NAMES_POST}]")
 
 
 def show_scriptless_thread(root: HtmlElement) -> bool:
@@ -106,7 +109,7 @@ def show_scriptless_thread(root: HtmlElement) -> bool:
     also shows its posts keeps its ``<noscript>`` copy out. Returns whether any was shown.
     """
     body = root.find("body")
-    if body is None:
+    if body is None or not _HIDDEN_ITEMS(body):  # most threads: nothing in a <noscript>
         return False
     hidden: dict[HtmlElement, None] = {}  # the outermost <noscript> around each post, in order
     for item in _ITEMS(body):
