@@ -322,6 +322,46 @@ def test_posts_listed_in_json_ld_that_the_page_does_not_show_are_not_read_as_its
     assert "thread_json_ld" not in got.fired
 
 
+def scriptless_thread() -> str:
+    """A thread as Discourse serves it: an empty application for scripts to fill in, and in a
+    <noscript> the topic as a crawler reads it, every post marked up (a DiscussionForumPosting
+    holding its replies as Comments)."""
+
+    def crawler_post(number: int, author: str, when: str, text: str) -> str:
+        markup = ' itemprop="comment" itemscope itemtype="http://schema.org/Comment"' if number else ""
+        date = ' itemprop="datePublished"' if number else ""
+        return (
+            f"<div id='post_{number + 1}'{markup} class='topic-body crawler-post'><div class='crawler-post-meta'>"
+            '<span class="creator" itemprop="author" itemscope itemtype="http://schema.org/Person">'
+            f'<a itemprop="url" href="/u/{author}"><span itemprop="name">{author}</span></a></span>'
+            f"<span class='crawler-post-infos'><time{date} datetime='2023-12-2{number}T10:00:00Z' class='post-time'>"
+            f"{when}</time><span itemprop='position'>{number + 1}</span></span></div>"
+            f"<div class='post' itemprop='text'><p>{text}</p></div>"
+            f"<span class='post-likes'>{number + 1} Likes</span></div>"
+        )
+
+    posts = "".join(crawler_post(i, *post) for i, post in enumerate(POSTS))
+    topic = (
+        "<div itemscope itemtype='http://schema.org/DiscussionForumPosting'>"
+        "<meta itemprop='headline' content='Turning off all status lights'>"
+        f"<meta itemprop='datePublished' content='2023-12-17T11:23:00Z'>{posts}</div>"
+    )
+    crawler_view = (
+        f"<noscript data-path='/t/turning-off-all-status-lights/1'><header><a href='/'>Example Forum</a>"
+        f"</header><div id='main-outlet' class='wrap'><h1>Turning off all status lights</h1>{topic}"
+        "</div><footer><a href='/tos'>Terms of Service</a></footer></noscript>"
+    )
+    body = f"<section id='d-splash'><div class='preloader-image'></div></section><section id='main'></section>{crawler_view}"
+    return page(body, title="Turning off all status lights - Example Forum")
+
+
+def test_a_thread_written_for_browsers_without_scripts_gives_each_post_under_its_author_line() -> None:
+    text = read_html_page(scriptless_thread(), "https://forum.example/t/turning-off-all-status-lights/1").text
+    assert [author for author, _ in author_lines_in(text)] == [author for author, _, _ in POSTS]
+    where = [text.index(post) for _, _, post in POSTS]
+    assert where == sorted(where)
+
+
 QA_COMMENTS = [
     ("Aaronut", "Forty people is a lot for a first event: is there a kitchen at the venue?"),
     ("rumtscho", "This question is too broad as written; please narrow it down to one dish."),

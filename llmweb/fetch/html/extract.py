@@ -71,7 +71,7 @@ from llmweb.fetch.html.metadata import (
 )
 from llmweb.fetch.html.panels import may_hold_panels, open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
-from llmweb.fetch.html.posts import read_described_posts, read_posts
+from llmweb.fetch.html.posts import read_described_posts, read_posts, show_scriptless_thread
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.repeats import without_repeats, words
 from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
@@ -302,6 +302,12 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     documentation = not article and looks_like_documentation(html)
     # first: a streamed part is a hidden <div> until it is moved, and its placeholder a <template>
     streamed = layers.streamed and may_hold_streamed_parts(html) and place_streamed_parts(root)
+    declared_thread = declares_thread(html)  # one search of the whole HTML, used thrice
+    # a thread written for browsers without scripts (.posts), before <noscript> goes as furniture;
+    # its marked posts declare it (a first post that opens a thread is of a declaring type)
+    scriptless = (
+        layers.thread_posts and declared_thread and "<noscript" in html and show_scriptless_thread(root)
+    )
     _drop_unseen(root, documentation=documentation)
     published = published_date(root, url)  # after: menus and footers hold other dates
     _drop_permalinks(root)
@@ -310,11 +316,12 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         _flatten_nested_code(root)
     fired: list[str] = ["streamed"] if streamed else []
     one_post = ""  # the reading post_run widened with its run's other members, for the landing test
-    declared_thread = declares_thread(html)  # one search of the whole HTML, used twice
     # a thread whose markup says where each post is (.posts) is read post by post
     posts = read_posts(root, codes, declared=declared_thread) if layers.thread_posts else ""
     if posts:
         fired.append("thread_posts")
+    elif scriptless:
+        fired.append("thread_posts")  # its <noscript> shown, though it did not read as a thread
     elif declared_thread and not article and layers.thread_json_ld:
         posts = read_described_posts(root)
         if posts:

@@ -16,6 +16,8 @@ Around that:
 - a reply's quote of an earlier post is left out (the earlier post stands);
 - a thread whose markup marks no post but whose JSON-LD lists them (Invision Community) is
   read from that list when the page shows those posts (:func:`read_described_posts`).
+- a thread a page writes only in its ``<noscript>`` (Discourse's crawler view) is shown before
+  ``<noscript>`` goes as furniture (:func:`show_scriptless_thread`).
 
 For pages that are threads: at least two posts with text, and the page declares a thread
 (:func:`.threads.declares_thread`) or its first post opens one (a forum post or a question,
@@ -88,6 +90,40 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
         text = render_markdown(tree, codes)
         blocks.append(f"{post.author_line}\n\n{text}" if post.author_line else text)
     return "\n\n".join(block for block in blocks if block.strip())
+
+
+# items whose type names a post (checked exactly by _post_type), all of them and those in a <noscript>
+_NAMES_POST = " or ".join(f"contains(@itemtype, '{name}')" for name in sorted(POST_TYPES))
+_ITEMS = etree.XPath(f".//*[@itemscope][{_NAMES_POST}]")
+_HIDDEN_ITEMS = etree.XPath(f".//noscript//*[@itemscope][{_NAMES_POST}]")
+
+
+def show_scriptless_thread(root: HtmlElement) -> bool:
+    """Show the thread a page writes only for browsers without scripts: its ``<noscript>`` parts,
+    when they hold the page's marked posts and nothing outside them is marked a post.
+
+    Discourse serves each topic as an empty application and, in a ``<noscript>``, the topic as a
+    crawler reads it, every post marked up (a ``DiscussionForumPosting`` and its ``Comment`` s).
+    A ``<noscript>`` is dropped with the page's furniture before the posts are looked for, so
+    such a thread was read through trafilatura, its posts without their author lines. A page that
+    also shows its posts keeps its ``<noscript>`` copy out. Returns whether any was shown.
+    """
+    body = root.find("body")
+    if body is None or not _HIDDEN_ITEMS(body):  # most threads: nothing in a <noscript>
+        return False
+    hidden: dict[HtmlElement, None] = {}  # the outermost <noscript> around each post, in order
+    for item in _ITEMS(body):
+        if _post_type(item.get("itemtype") or "") is None:
+            continue
+        outermost = None
+        for el in item.iterancestors("noscript"):
+            outermost = el
+        if outermost is None:
+            return False  # the page shows its posts: the <noscript> is a copy
+        hidden[outermost] = None
+    for el in hidden:
+        el.tag = "div"
+    return bool(hidden)
 
 
 def _outermost(posts: list[_Post]) -> list[_Post]:
