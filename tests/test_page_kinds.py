@@ -355,8 +355,12 @@ def scriptless_thread() -> str:
     return page(body, title="Turning off all status lights - Example Forum")
 
 
-def test_a_thread_written_for_browsers_without_scripts_gives_each_post_under_its_author_line() -> None:
-    text = read_html_page(scriptless_thread(), "https://forum.example/t/turning-off-all-status-lights/1").text
+@pytest.mark.parametrize("tag", ["noscript", "NOSCRIPT"])
+def test_a_thread_written_for_browsers_without_scripts_gives_each_post_under_its_author_line(
+    tag: str,
+) -> None:
+    html = scriptless_thread().replace("<noscript", f"<{tag}").replace("</noscript", f"</{tag}")
+    text = read_html_page(html, "https://forum.example/t/turning-off-all-status-lights/1").text
     assert [author for author, _ in author_lines_in(text)] == [author for author, _, _ in POSTS]
     where = [text.index(post) for _, _, post in POSTS]
     assert where == sorted(where)

@@ -296,6 +296,9 @@ def _parse(html: str) -> HtmlElement | None:
     return root if isinstance(root, HtmlElement) else None
 
 
+_NOSCRIPT = re.compile("<noscript", re.IGNORECASE)  # <NOSCRIPT> is one too
+
+
 def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS) -> ExtractedPage:
     title = page_title(root)
     article = declares_article(root)
@@ -306,7 +309,10 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     # a thread written for browsers without scripts (.posts), before <noscript> goes as furniture;
     # its marked posts declare it (a first post that opens a thread is of a declaring type)
     scriptless = (
-        layers.thread_posts and declared_thread and "<noscript" in html and show_scriptless_thread(root)
+        layers.thread_posts
+        and declared_thread
+        and _NOSCRIPT.search(html) is not None
+        and show_scriptless_thread(root)
     )
     _drop_unseen(root, documentation=documentation)
     published = published_date(root, url)  # after: menus and footers hold other dates
