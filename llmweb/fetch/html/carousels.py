@@ -33,8 +33,7 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.manual import link_text_size
-from llmweb.fetch.html.sizes import TEXT_SIZE
+from llmweb.fetch.html.sizes import TEXT_SIZE, link_text_size
 
 _CARD_LIST_SHARE = 0.2  # a carousel is under this share of the region's text
 _LINKED = 0.5  # …mostly link text…

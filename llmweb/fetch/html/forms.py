@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.manual import link_text_size
+from llmweb.fetch.html.sizes import link_text_size
 
 # input types that ask nothing of the reader: a hidden value, a button
 _SILENT_INPUTS = frozenset({"hidden", "submit", "button", "image", "reset"})

@@ -31,7 +31,7 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.sizes import SPACED_SIZE
+from llmweb.fetch.html.sizes import SPACED_SIZE, spaced_link_size
 
 # a style that hides its element (with the declaration's semicolon, for taking it out)
 DISPLAY_NONE = re.compile(r"display\s*:\s*none\s*;?", re.I)
@@ -78,8 +78,7 @@ def _is_chrome(el: HtmlElement) -> bool:
     if _FIELDS(el) or _is_drawing(el):
         return True
     text = SPACED_SIZE(el)
-    links = sum(SPACED_SIZE(a) for a in el.iter("a"))
-    return not text or links > LINK_SHARE * text
+    return not text or spaced_link_size(el) > LINK_SHARE * text
 
 
 def _is_drawing(el: HtmlElement) -> bool:

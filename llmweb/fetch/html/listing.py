@@ -49,8 +49,7 @@ from collections import Counter, defaultdict
 from lxml import etree
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.manual import link_text_size
-from llmweb.fetch.html.sizes import TEXT_SIZE
+from llmweb.fetch.html.sizes import TEXT_SIZE, link_text_size
 
 _MIN_MEMBERS = 4
 _LINKED_MEMBERS = 0.8

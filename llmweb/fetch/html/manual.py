@@ -20,6 +20,8 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.sizes import link_text_size
+
 # lowercase only: a case-blind pattern scanned the page ten times slower
 _ROLE_MAIN = re.compile(r"""role\s*=\s*["']?main(?![-\w])""")
 
@@ -81,14 +83,6 @@ def main_region(root: HtmlElement) -> list[HtmlElement]:
             break
         node = biggest
     return [] if node is None else [node]
-
-
-_LINK_TEXT = etree.XPath(".//a//text()")
-
-
-def link_text_size(el: HtmlElement) -> int:
-    """Characters of the text inside ``el``'s links, spaces left out."""
-    return len("".join("".join(_LINK_TEXT(el)).split()))
 
 
 # A documentation generator named by the page: in its generator meta tag, or in the name of

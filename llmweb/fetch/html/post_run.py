@@ -38,9 +38,10 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.manual import link_text_size, manual_body
+from llmweb.fetch.html.manual import manual_body
 from llmweb.fetch.html.markdown import CodeBlocks, render_markdown
 from llmweb.fetch.html.posts import follow_path, path_of, shape_of
+from llmweb.fetch.html.sizes import link_text_size
 
 # A reading is widened only when it kept less than this share of the page's text: a thread
 # read whole leaves little else.

@@ -19,7 +19,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.hidden import hidden_chrome
-from llmweb.fetch.html.sizes import SPACED_SIZE
+from llmweb.fetch.html.sizes import SPACED_SIZE, spaced_link_size
 
 _BOILERPLATE_TAGS = (
     "head", "script", "style", "noscript", "template", "svg", "nav", "header", "footer",
@@ -162,10 +162,7 @@ def _drop_copyright_footers(tree: HtmlElement) -> None:
             ):
                 break
             footer = above
-        if (
-            footer is not notice
-            and sum(SPACED_SIZE(link) for link in footer.iter("a")) < SPACED_SIZE(footer) / 3
-        ):
+        if footer is not notice and spaced_link_size(footer) < SPACED_SIZE(footer) / 3:
             footer = notice
         footers.append(footer)
     for footer in footers:
