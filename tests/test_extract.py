@@ -483,6 +483,28 @@ def test_a_note_after_an_articles_body_in_a_container_of_its_own_is_left_out() -
     assert SENTENCE.strip() in text
 
 
+def test_a_section_of_other_stories_after_an_articles_body_is_left_out() -> None:
+    # a news site's "Read this next" section under the article's wrappers: a labelled block of
+    # cards, each a linked headline, its date and a teaser, together longer than half the story
+    teaser = (
+        "Travellers flying through the region this winter will find new lounges and longer opening hours. "
+    )
+    cards = "".join(
+        f'<div class="card"><h2><a href="/story-{i}">Airport {i} opens a new terminal</a></h2>'
+        f"<span>Dec {i}, 2025</span><p>{teaser * 2}</p></div>"
+        for i in range(1, 5)
+    )
+    body = (
+        f'<div class="page"><div class="row"><div class="main"><article><h1>Parks budget approved</h1>'
+        f'<div class="story">{PARAGRAPH * 4}</div></article></div></div>'
+        f'<div class="news"><h3>Read this next</h3>{cards}</div></div>'
+    )
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "new terminal" not in text
+    assert "new lounges" not in text
+    assert SENTENCE.strip() in text
+
+
 def test_a_manuals_see_also_links_stay() -> None:
     entry = '<p>See also: <a href="resolve.html"><code>netcfg.resolve()</code></a></p>'
     assert "See also: `netcfg.resolve()`" in extract_page(manual(entry)).text
