@@ -352,7 +352,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("promotions")
     if article and not posts and layers.author_bios and drop_author_bios(root):
         fired.append("author_bios")
-    if article and not posts and layers.trailing and drop_trailing_blocks(root, url):
+    if article and not posts and layers.trailing and drop_trailing_blocks(root):
         fired.append("trailing")
     lists_items = not (article or documentation or posts) and layers.item_list
     thread = (
