@@ -642,6 +642,25 @@ def test_a_product_pages_customer_reviews_are_left_out() -> None:
     assert not any(said[:40] in text for _, said in KETTLE_REVIEWS)
 
 
+def test_a_marketplaces_two_top_reviews_are_left_out() -> None:
+    # a marketplace shows a product's top reviews, two long ones, in a list it marks as its
+    # reviews: they are the buyers' words, not the product's text, however long they run
+    said = [said for _, said in KETTLE_REVIEWS]
+    reviews = "".join(
+        f'<li class="review"><p class="review-author">{who}</p><p>★★★★☆ Reviewed on 3 May 2025</p>'
+        f"<p>{first}</p><p>{second}</p><p>{third}</p><p>12 people found this helpful</p></li>"
+        for who, first, second, third in (("Marta K.", *said[:3]), ("old_camper", *said[1:]))
+    )
+    body = (
+        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
+        f"<p>{KETTLE_DESCRIPTION}</p><h2>Top reviews</h2><ul class='review-list'>{reviews}</ul></main>{FOOTER}"
+    )
+    html = page(body, title="Whistling stainless steel kettle 2.5 l | Example Market")
+    text = read_html_page(html, "https://market.example/dp/kettle").text
+    assert "$48.00" in text and "five-year guarantee" in text
+    assert not any(s[:40] in text for s in said)
+
+
 def test_a_listing_gives_each_item_on_a_line_of_its_own() -> None:
     items = [
         "Nowa Huta branch library",
