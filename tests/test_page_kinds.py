@@ -322,6 +322,65 @@ def test_posts_listed_in_json_ld_that_the_page_does_not_show_are_not_read_as_its
     assert "thread_json_ld" not in got.fired
 
 
+def described_question(*, listed: int | None = None) -> str:
+    """A Q&A page as many sites write it after Google's QAPage format: the question and its answers
+    in JSON-LD (the accepted one apart), shown in plain containers in date order."""
+
+    def person(number: int) -> dict[str, str]:
+        return {"@type": "Person", "name": POSTS[number][0]}
+
+    def answer(number: int) -> dict[str, object]:
+        return {
+            "@type": "Answer",
+            "text": POSTS[number][2],
+            "dateCreated": f"2023-12-2{number}",
+            "author": person(number),
+        }
+
+    question = {"@type": "Question", "name": "Turning off all status lights", "text": POSTS[0][2],
+                "dateCreated": "2023-12-17", "author": person(0), "answerCount": listed or len(POSTS) - 1,
+                "acceptedAnswer": answer(2), "suggestedAnswer": [answer(1), answer(3)]}  # fmt: skip
+    data = {"@context": "https://schema.org", "@type": "QAPage", "mainEntity": question}
+    shown = "".join(
+        f'<div class="answer"><div class="meta"><a href="/u/{author}">{author}</a> answered {when}</div>'
+        f'<div class="answer-text"><p>{text}</p></div><div class="votes">3 votes · Share</div></div>'
+        for author, when, text in POSTS[1:]
+    )
+    body = (
+        f"{NAV}<main><h1>Turning off all status lights</h1><div class='question'><p>{POSTS[0][2]}</p>"
+        f"<p class='meta'>Asked by {POSTS[0][0]}</p></div><h2>3 answers</h2>{shown}</main>{FOOTER}"
+    )
+    return page(body, head=json_ld(data), title="Turning off all status lights - Example Answers")
+
+
+def test_a_qa_page_whose_json_ld_lists_its_answers_gives_each_under_its_author_line_in_page_order() -> None:
+    text = read_html_page(described_question(), "https://answers.example/q/1").text
+    assert [author for author, _ in author_lines_in(text)] == [author for author, _, _ in POSTS]
+    where = [text.index(post) for _, _, post in POSTS]
+    assert where == sorted(where)
+
+
+def test_a_threads_json_ld_comment_tree_gives_every_reply_under_its_author_line() -> None:
+    def comment(number: int, replies: list[dict[str, object]]) -> dict[str, object]:
+        author, _, text = POSTS[number]
+        return {"@type": "Comment", "text": text, "datePublished": f"2023-12-2{number}T10:00:00",
+                "author": {"@type": "Person", "name": author}, "comment": replies}  # fmt: skip
+
+    thread = {"@type": "DiscussionForumPosting", "headline": "Turning off all status lights", "text": POSTS[0][2],
+              "author": {"@type": "Person", "name": POSTS[0][0]}, "datePublished": "2023-12-17T11:23:00",
+              "comment": [comment(1, [comment(2, [])]), comment(3, [])]}  # fmt: skip
+    data = {"@context": "https://schema.org", "@type": "WebPage", "mainEntity": thread}
+    shown = "".join(
+        f'<div class="comment"><div class="head"><a href="/u/{author}">{author}</a> · {when}</div><p>{text}</p></div>'
+        for author, when, text in POSTS
+    )
+    html = page(
+        f"{NAV}<main><h1>Turning off all status lights</h1>{shown}</main>{FOOTER}", head=json_ld(data)
+    )
+    text = read_html_page(html, "https://social.example/r/boards/1").text
+    assert [author for author, _ in author_lines_in(text)] == [author for author, _, _ in POSTS]
+
+
 def scriptless_thread() -> str:
     """A thread as Discourse serves it: an empty application for scripts to fill in, and in a
     <noscript> the topic as a crawler reads it, every post marked up (a DiscussionForumPosting

@@ -14,8 +14,9 @@ Around that:
   the marked posts' shape beside them (:func:`_unmarked_twins`);
 - the comments under a Q&A page's question and answers are asides, left out;
 - a reply's quote of an earlier post is left out (the earlier post stands);
-- a thread whose markup marks no post but whose JSON-LD lists them (Invision Community) is
-  read from that list when the page shows those posts (:func:`read_described_posts`).
+- a thread whose markup marks no post but whose JSON-LD lists them (Invision Community; a
+  comment tree nested reply in reply; a Q&A page's question and answers after Google's QAPage
+  format) is read from that list when the page shows those posts (:func:`read_described_posts`).
 - a thread a page writes only in its ``<noscript>`` (Discourse's crawler view) is shown before
   ``<noscript>`` goes as furniture (:func:`show_scriptless_thread`).
 
@@ -307,47 +308,102 @@ def _text(el: HtmlElement) -> str:
 
 
 def read_described_posts(root: HtmlElement) -> str:
-    """The posts of a thread its JSON-LD lists (a ``DiscussionForumPosting`` and its
-    ``comment`` list, each with text, author and date) when the page shows them too, as
-    markdown each under its author line; "" otherwise.
+    """The posts of a thread its JSON-LD lists, when the page shows them too, as markdown each
+    under its author line; "" otherwise. A thread is a ``DiscussionForumPosting`` (or a
+    ``SocialMediaPosting``) and its ``comment`` list, replies to a comment nested in its own
+    list (read depth first, as a threaded page shows them), or a Q&A page's ``Question`` and
+    its ``acceptedAnswer`` and ``suggestedAnswer`` s (answers in the order the page shows
+    them), each with text, author and date; found at the top of the data, in its ``@graph``
+    or as a page's ``mainEntity``.
 
-    For threads whose markup marks no post (Invision Community writes its posts this way):
-    the data says where one post ends and the next begins, which the page's containers do
-    not. Only posts the page shows are a thread's (the data of a page that shows none is
-    left to :mod:`llmweb.fetch.javascript.shell`): most of them must open with words of the
-    visible text.
+    For threads whose markup marks no post (Invision Community writes its posts this way, Q&A
+    sites their answers after Google's QAPage format): the data says where one post ends and
+    the next begins, which the page's containers do not. Only posts the page shows are a
+    thread's (the data of a page that shows none is left to
+    :mod:`llmweb.fetch.javascript.shell`): most of them must open with words of the visible
+    text. A question whose data lists fewer answers than its ``answerCount`` says it
+    has is no reading of its page (a site that lists the top few answers and shows them all).
     """
-    thread = _described_thread(root)
-    if thread is None:
-        return ""
-    posts = [post for post in (thread, *_as_list(thread.get("comment"))) if isinstance(post, dict)]
+    posts = _described_posts(root)
     described = [(_author_line_of(post), _paragraphs(post)) for post in posts]
     described = [(line, paragraphs) for line, paragraphs in described if paragraphs]
     if len(described) < MIN_POSTS:
         return ""
     visible = " ".join(_words_of(" ".join(root.xpath("//body//text()[not(ancestor::script)]"))))
-    shown = sum(
-        1 for _, paragraphs in described if " ".join(_words_of(paragraphs[0])[:QUOTE_RUN_WORDS]) in visible
-    )
-    if shown * 2 <= len(described):
+    where = [
+        visible.find(" ".join(_words_of(paragraphs[0])[:QUOTE_RUN_WORDS])) for _, paragraphs in described
+    ]
+    if sum(1 for at in where if at >= 0) * 2 <= len(described):
         return ""
+    if posts and _kind(posts[0]) == "Question":  # answers in page order: the accepted one may lead or not
+        answers = sorted(range(1, len(described)), key=lambda i: (where[i] < 0, where[i], i))
+        described = [described[0], *(described[i] for i in answers)]
     return "\n\n".join(
         "\n\n".join([line, *paragraphs] if line else paragraphs) for line, paragraphs in described
     )
 
 
-def _described_thread(root: HtmlElement) -> dict[str, Any] | None:
-    """The first DiscussionForumPosting of the page's JSON-LD that lists its comments."""
+_THREAD_NODE_TYPES = ("DiscussionForumPosting", "SocialMediaPosting")
+_MAX_DESCRIBED_POSTS = 2_000  # a thread's page shows tens; bounds a hostile page's nesting and size
+
+
+def _described_posts(root: HtmlElement) -> list[dict[str, Any]]:
+    """The first thread of the page's JSON-LD that lists its replies: its opening post and the
+    replies, depth first; [] when none does."""
     for payload in find_payloads(root, Budget()):
         if payload.kind != "jsonld":
             continue
-        nodes = _as_list(payload.data)
-        graphs = [
-            inner for outer in nodes if isinstance(outer, dict) for inner in _as_list(outer.get("@graph"))
-        ]
-        for node in [*nodes, *graphs]:
-            if isinstance(node, dict) and _kind(node) == "DiscussionForumPosting" and node.get("comment"):
-                return node
+        for node in _thread_nodes(payload.data):
+            kind = _kind(node)
+            if kind == "Question":
+                answers = [*_as_list(node.get("acceptedAnswer")), *_as_list(node.get("suggestedAnswer"))]
+                answers = [answer for answer in answers if isinstance(answer, dict)]
+                declared = _count(node.get("answerCount"))
+                if answers and (declared is None or declared <= len(answers)):
+                    return [node, *answers[:_MAX_DESCRIBED_POSTS]]
+            elif node.get("comment"):
+                return [node, *_comment_tree(node)]
+    return []
+
+
+def _thread_nodes(data: Any) -> Iterator[dict[str, Any]]:
+    """The data's threads, at its top, in its ``@graph`` or as a page's ``mainEntity``, and a
+    Q&A page's question (its ``mainEntity``; not an FAQ's questions, which are the page's own
+    text, nor a question standing alone in a graph, as FAQ blocks write them)."""
+    nodes = [node for node in _as_list(data) if isinstance(node, dict)]
+    nodes += [inner for outer in nodes for inner in _as_list(outer.get("@graph")) if isinstance(inner, dict)]
+    for node in nodes:
+        kind = _kind(node)
+        if kind in _THREAD_NODE_TYPES:
+            yield node
+        for inner in _as_list(node.get("mainEntity")):
+            if not isinstance(inner, dict):
+                continue
+            if _kind(inner) in _THREAD_NODE_TYPES or (kind == "QAPage" and _kind(inner) == "Question"):
+                yield inner
+
+
+def _comment_tree(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """The comments under ``node`` and their replies, depth first (a reply under the comment it
+    answers, as a threaded page shows it)."""
+    found: list[dict[str, Any]] = []
+    stack = list(reversed(_as_list(node.get("comment"))))
+    while stack and len(found) < _MAX_DESCRIBED_POSTS:
+        comment = stack.pop()
+        if isinstance(comment, dict):
+            found.append(comment)
+            stack.extend(reversed(_as_list(comment.get("comment"))))
+    return found
+
+
+def _count(value: Any) -> int | None:
+    """A declared count (``answerCount``), written as a number or a numeral."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
     return None
 
 
