@@ -139,6 +139,16 @@ def test_a_text_without_headings_is_cut_at_paragraph_starts() -> None:
     assert all(s.start in starts and s.headings == () for s in spans)
 
 
+def test_a_long_entrys_name_line_stays_with_its_description() -> None:
+    # one block: an entry's name on its own line, then a description longer than a passage
+    description = "  " + " ".join(f"The call stops the program with status {n}." for n in range(30))
+    text = "- exception SystemExit\n" + description
+    spans = split_passages(text)
+    assert len(spans) > 1
+    first = text[spans[0].start : spans[0].end]
+    assert first.startswith("- exception SystemExit\n  The call stops")
+
+
 def test_passages_cover_the_text_in_order_without_overlap() -> None:
     spans = split_passages(DOC)
     assert all(a.end <= b.start for a, b in itertools.pairwise(spans))

@@ -32,6 +32,9 @@ from llmweb.fetch.focus import terms
 PASSAGE_CHARS = 500
 # A passage is never cut inside a code block; text blocks longer than this are split.
 _LONGEST_TEXT_BLOCK = 2 * PASSAGE_CHARS
+# A long block is cut at a line end only after this many characters: its first line alone (an
+# entry's name over its description, "exception SystemExit") says nothing as a passage
+_LEAD_IN_CHARS = 100
 # Passages scoring under this share of the best are left out even when room remains:
 # they add tokens, not answers.
 RELATIVE_FLOOR = 0.3
@@ -233,7 +236,7 @@ def _split_long_block(text: str, block: Block, size: int) -> list[Span]:
     pieces: list[Span] = []
     piece_start = block.start
     for s, e in lines:
-        if e - piece_start > size and s > piece_start:
+        if e - piece_start > size and s - piece_start > _LEAD_IN_CHARS:
             pieces.append(Span(piece_start, s - 1, (), lead if pieces else ""))
             piece_start = s
         while block.kind == "text" and e - piece_start > _LONGEST_TEXT_BLOCK:  # one very long line
