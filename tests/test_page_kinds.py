@@ -1521,3 +1521,58 @@ def test_a_products_rendered_details_are_not_displaced_by_its_catalogue_data() -
     got = read_html_page(html, "https://beauty.example/product/P470507")
     assert "$195.00" in got.text
     assert "P470507" not in got.text
+
+
+# a blog's sidebar: an archive by month, or its recent posts' titles (its links a fifth of the page)
+ARCHIVE = "".join(f'<li><a href="/2008/{m:02}/">2008 ({m})</a></li>' for m in range(1, 13))
+RECENT = "".join(
+    f'<li><a href="/2008/{m:02}/post">What I learned from startup number {m}</a></li>' for m in range(1, 13)
+)
+
+
+@pytest.mark.parametrize("sidebar", [ARCHIVE, RECENT], ids=["archive", "recent-posts"])
+def test_the_comments_under_a_post_its_microformats_mark_as_one_entry_are_not_its_text(sidebar: str) -> None:
+    # an old blog's post page (Blogger's shape): no og:type, no schema.org; its template's regions
+    # are <div>s named by id alone, the post a "hentry", its readers' comments longer than it.
+    # Before: its comments were joined as a thread's replies, or (with the recent posts) its
+    # regions read as a listing's cards, the whole page one line
+    story = [
+        "I have been looking for a word for the way small teams now build products: cheap tools, "
+        "short cycles and a close look at what customers do rather than what they say they want.",
+        "Three things drive it: open source software, agile methods and rapid iteration with customers, "
+        "each of them part of a larger trend that has changed how new companies start and grow.",
+    ]
+    said = [
+        "Great post, I have been thinking about exactly this for a while and the name fits it well. "
+        "We tried the same approach at my last company and it saved us a year of building the wrong thing.",
+        "I am not sure the term will stick, but the ideas are sound. Customer development is the part most "
+        "founders skip, and it is the part that matters most when money is short and time is shorter.",
+        "How does this apply to hardware? Iterating quickly is much harder when every prototype costs "
+        "thousands of dollars and takes weeks to arrive from the factory, so the cycles are far longer.",
+        "Thanks for writing this up. I shared it with our whole team and we are going to try the weekly "
+        "customer interviews you described, starting next Monday with the five customers we know best.",
+    ]
+    comments = "".join(
+        f'<dt class="comment-author" id="c{i}"><a href="/profile/{i}">Reader {i}</a> said...</dt>'
+        f'<dd class="comment-body"><p>{text}</p></dd><dd class="comment-footer">'
+        f'<span class="comment-timestamp"><a href="#c{i}">September 8, 2008 at {i + 1}:00 PM</a></span></dd>'
+        for i, text in enumerate(said)
+    )
+    post = (
+        '<div class="post hentry"><h3 class="post-title entry-title">The lean startup</h3>'
+        f'<div class="post-body entry-content">{"".join(f"<p>{p}</p>" for p in story)}</div>'
+        '<div class="post-footer">Posted by <a href="/profile/eric">Eric</a> at 9:40 AM</div></div>'
+        f'<div class="comments" id="comments"><h4>4 comments:</h4><dl id="comments-block">{comments}</dl></div>'
+    )
+    body = (
+        '<div id="outer-wrapper"><div id="header-wrapper"><h1><a href="/">Lessons Learned</a></h1></div>'
+        '<div id="crosscol-wrapper"><a href="/">Home</a> <a href="/bio">Bio</a></div>'
+        f'<div id="main-wrap1"><h2 class="date-header">Monday, September 8, 2008</h2>{post}</div>'
+        f'<div id="sidebar-wrap"><h2>On this blog</h2><ul>{sidebar}</ul></div>'
+        '<div id="footer-wrap1"></div></div>'
+    )
+    text = read_html_page(
+        page(body, title="Lessons Learned: The lean startup"), "http://blog.example/2008/09/lean"
+    ).text
+    assert all(p in text for p in story)
+    assert not any(s[:50] in text for s in said)

@@ -65,6 +65,7 @@ from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, render_markdown, r
 from llmweb.fetch.html.metadata import (
     declares_article,
     declares_product,
+    marks_one_entry,
     page_description,
     page_title,
     published_date,
@@ -302,6 +303,9 @@ _NOSCRIPT = re.compile("<noscript", re.IGNORECASE)  # <NOSCRIPT> is one too
 def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS) -> ExtractedPage:
     title = page_title(root)
     article = declares_article(root)
+    # a blog post its microformats mark (.metadata.marks_one_entry) but no og:type or schema.org
+    # declares: not a listing of its template's regions, its comments not its text
+    entry = not article and marks_one_entry(root, html)
     documentation = not article and looks_like_documentation(html)
     # first: a streamed part is a hidden <div> until it is moved, and its placeholder a <template>
     streamed = layers.streamed and may_hold_streamed_parts(html) and place_streamed_parts(root)
@@ -354,11 +358,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("author_bios")
     if article and not posts and layers.trailing and drop_trailing_blocks(root):
         fired.append("trailing")
-    lists_items = not (article or documentation or posts) and layers.item_list
+    lists_items = not (article or entry or documentation or posts) and layers.item_list
     thread = (
         not (posts or manual)
         and layers.thread_replies
-        and (not article or declared_thread)
+        and (not (article or entry) or declared_thread)
         and _may_hold_comments(html)
     )
     # a page selling one thing: the links and cards beside it are other products, the comments
@@ -453,7 +457,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         replies = replies_text(comments) if thread else ""
         if replies and is_thread(
             declared=declared_thread,
-            article=article,
+            article=article or entry,
             product=sells_one,
             main_chars=body_chars,
             replies_chars=len(replies),

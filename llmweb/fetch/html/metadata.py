@@ -75,6 +75,26 @@ def declares_article(root: HtmlElement) -> bool:
     )
 
 
+# hAtom's and microformats2's class for a blog entry (a post, its title, date and body), which
+# Blogger and WordPress themes write around a post: a page holding one is that entry; a blog's
+# front page or a thread written by WordPress (each reply a post) holds several
+# (a substring test in XPath, the class's words in Python: a word test in XPath, concat() and
+# normalize-space() on every element, took 12 ms a page)
+_MAY_BE_ENTRIES = etree.XPath("//*[contains(@class, 'hentry') or contains(@class, 'h-entry')]")
+_ENTRY_CLASSES = frozenset({"hentry", "h-entry"})
+
+
+def marks_one_entry(root: HtmlElement, html: str) -> bool:
+    """Whether the page marks one blog entry in its microformats (class ``hentry``, ``h-entry``),
+    and one only: a single post, whose cards and comments are not its text."""
+    if "hentry" not in html and "h-entry" not in html:
+        return False
+    entries = [
+        el for el in _MAY_BE_ENTRIES(root) if _ENTRY_CLASSES.intersection((el.get("class") or "").split())
+    ]
+    return len(entries) == 1
+
+
 # schema.org's types for one thing on sale, an offer of it, and the types of a page of many things
 _PRODUCT_TYPES = r"(?:Product|ProductGroup|IndividualProduct|ProductModel|Vehicle|Car)"
 _LIST_TYPES = r"(?:ItemList|CollectionPage|SearchResultsPage|OfferCatalog)"

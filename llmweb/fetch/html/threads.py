@@ -8,7 +8,8 @@ thread, its comments joined to the main text in page order, when it says it is o
 - schema.org data (JSON-LD or microdata) declaring a discussion, a Q&A page or its answers
   (``DiscussionForumPosting``, ``QAPage``, ``Answer``, ``Comment`` …); or
 - it does not call itself an article (an article's comments are not its text: the article
-  benchmarks leave them out) nor declare that it sells one thing (a product's comments are its
+  benchmarks leave them out), nor mark one blog entry in its microformats (an old blog's post,
+  ``hentry``: :func:`.metadata.marks_one_entry`), nor declare that it sells one thing (a product's comments are its
   reviews, which WCXB's product pages leave out: 0.47 read with them, 0.85 without), and its
   replies are at least as long as its first post.
 
