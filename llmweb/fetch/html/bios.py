@@ -45,7 +45,6 @@ _AUTHOR_BOXES = etree.XPath(
 _BY = re.compile(r"^(?:by|written by|posted by)\s+", re.I)
 _AUTHOR_WORD = re.compile(r"\bauthor\b", re.I)
 _MARKED = etree.XPath('//*[@rel="author" or @itemprop="author"]')
-_JSON_LD = etree.XPath('//script[@type="application/ld+json"]')
 # paragraphs, and divs holding only text, that start with $name (an XPath: the text of every
 # paragraph read in Python cost articles 2 % of their reading time)
 _STARTING = etree.XPath("(.//p|.//div[not(*)])[starts-with(normalize-space(), $name)]")
@@ -87,7 +86,9 @@ def author_names(root: HtmlElement) -> list[str]:
             found.append(meta.get("content") or "")
     for el in _MARKED(root):
         found.append(el.text_content())
-    for script in _JSON_LD(root):
+    for script in root.iter("script"):  # a third faster than an XPath over every element
+        if script.get("type") != "application/ld+json":
+            continue
         try:
             data = json.loads(script.text or "")
         except ValueError:

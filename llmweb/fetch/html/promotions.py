@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 
-from lxml import etree
 from lxml.html import HtmlElement
 
 _LABEL_PATTERN = re.compile(
@@ -52,8 +51,12 @@ _MAX_CALL_CHARS = 250
 _WORD = re.compile(r"\w+")
 # Where a label or a call stands: paragraphs, list items, headings, bold lines, and divs
 # holding only text. Read in one pass (an XPath testing each with a regular expression
-# took half as long again).
-_BLOCKS = etree.XPath("//p|//li|//h2|//h3|//h4|//h5|//h6|//strong|//div[not(*)]")
+# took half as long again; the XPath of their union, twice as long as this walk).
+_BLOCK_TAGS = ("p", "li", "h2", "h3", "h4", "h5", "h6", "strong", "div")
+
+
+def _blocks(root: HtmlElement) -> list[HtmlElement]:
+    return [el for el in root.iter(_BLOCK_TAGS) if el.tag != "div" or not len(el)]
 
 
 def drop_promotions(root: HtmlElement, title: str | None = None, *, article: bool = False) -> int:
@@ -61,7 +64,7 @@ def drop_promotions(root: HtmlElement, title: str | None = None, *, article: boo
     how many blocks went. On an ``article``, lists of linked headlines go too."""
     subject = _WORD.findall((title or "").lower())
     dropped = 0
-    for element in _BLOCKS(root):
+    for element in _blocks(root):
         raw = element.text_content()
         if len(raw) > 2 * _MAX_LINE_CHARS or element.getparent() is None:
             continue

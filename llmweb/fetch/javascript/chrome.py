@@ -90,7 +90,9 @@ def without_chrome(text: str) -> str:
     """``text`` with its chrome paragraphs (and the lines of one) left out."""
     kept = []
     for paragraph in re.split(r"\n\s*\n", text):
-        lines = [line for line in paragraph.split("\n") if not is_chrome(line)]
-        if lines and not is_chrome(paragraph):
+        split = paragraph.split("\n")
+        lines = [line for line in split if not is_chrome(line)]
+        # a paragraph of one line was judged as that line (most are: half the time it took)
+        if lines and (len(split) == 1 or not is_chrome(paragraph)):
             kept.append("\n".join(lines))
     return "\n\n".join(kept)
