@@ -765,6 +765,45 @@ def test_a_shops_grid_gives_each_products_name_and_price_on_a_line() -> None:
     assert all(any(name in line and price in line for line in lines) for name, price in ACCESSORIES)
 
 
+SCIENCE_STORIES = [
+    ("Teen sleep is getting wrecked by more than just phones", "March 6, 2026",
+     "A two-decade study suggests that high school students sleep less every year."),
+    ("Colossal Biosciences breeds controversy while trying to revive mammoths", "March 4, 2026",
+     "A Texas company is trying to bring extinct creatures back to life."),
+    ("Peer pressure can make this clownfish change its stripes", "March 2, 2026",
+     "Young clownfish lose their stripes faster when others around them already have."),
+    ("Spring ice is thawing earlier in lakes", "March 2, 2026",
+     "Lakes are freezing later and thawing earlier, which throws off the life below."),
+    ("Unlocking the secrets of an ancient plague", "February 28, 2026",
+     "A mass grave sheds light on the first pandemic the histories recorded."),
+]  # fmt: skip
+
+
+def test_a_section_page_that_calls_itself_an_article_gives_each_story_on_a_line() -> None:
+    # a news site's section page says og:type article; each story is a card: a captioned picture,
+    # its headline a link, and its date and teaser one more link
+    cards = "".join(
+        f'<article class="item"><div class="image"><a href="/s/{i}"><img src="/i/{i}.jpg" alt=""></a>'
+        f'<p class="caption">A photograph for the story, taken by a staff photographer. Agency {i}</p></div>'
+        f'<div class="info"><h2 class="title"><a href="/s/{i}">{headline}</a></h2><p class="teaser">'
+        f'<a href="/s/{i}"><time>{date} • </time>{teaser}</a></p></div></article>'
+        for i, (headline, date, teaser) in enumerate(SCIENCE_STORIES)
+    )
+    body = (
+        f"<header>{NAV}</header><main><h1>Science</h1><p>The latest health and science news.</p>"
+        f"<div class='list'>{cards}</div></main>{FOOTER}"
+    )
+    head = '<meta property="og:type" content="article">'
+    lines = read_html_page(
+        page(body, head, title="Science : NPR"), "https://news.example/science"
+    ).text.split("\n")
+    stories = [line for line in lines if line.startswith("- ")]
+    assert [next(h for h, _, _ in SCIENCE_STORIES if h in line) for line in stories] == [
+        headline for headline, _, _ in SCIENCE_STORIES
+    ]
+    assert all(teaser in line for line, (_, _, teaser) in zip(stories, SCIENCE_STORIES, strict=True))
+
+
 def test_repeated_blocks_of_their_own_text_keep_their_paragraphs() -> None:
     # a service's feature blocks, each with a "Learn more" link: its text is its own, not links
     blocks = "".join(

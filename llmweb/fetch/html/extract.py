@@ -372,6 +372,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     # again in its place when the list's reading left out the prose it kept (_loses_prose)
     plain = None
     grid = item_grid(root) if lists_items and not sells_one else None
+    if article and not (posts or documentation or sells_one) and layers.item_list:
+        grid = item_grid(root, article=True)  # a section page that calls itself an article
     if grid is not None:
         plain = copy.deepcopy(root)
         write_list(grid)
