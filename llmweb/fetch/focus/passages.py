@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
@@ -380,26 +380,13 @@ def with_own_statistics(joint: np.ndarray, own: np.ndarray) -> np.ndarray:
 def passage_terms(
     text: str, spans: Sequence[Span], query: str, *, analyser: terms.Analyser | None = None
 ) -> tuple[list[PassageTerms], list[str]]:
-    """Each passage as BM25 needs it, and the question's terms as this page's analyser makes them.
-
-    A passage's words are the pieces of its text (:func:`terms.split_pieces`) after those of its
-    two headings above. The page is read whole, not passage by passage, for speed: its pieces are
-    split once and each distinct one analysed once; then only the pieces that give one of the
-    question's terms are placed in their passages, by where they start, and a passage's length is
-    how many pieces start in it (:class:`terms.PieceStarts`). A passage cut inside a piece (a long
-    line without spaces, cut anywhere) holds part of one, so it alone is split on its own.
-    """
+    """Each passage as BM25 needs it, and the question's terms as this page's analyser makes them."""
     analyser = analyser or terms.Analyser.for_page(text)
     asked = analyser.query_terms(query)
     clean = terms.clean_text(text)  # the same length as text: spans cut it the same way
     heading_pieces = {path: terms.split_pieces(" ".join(path)) for path in {s.headings[-2:] for s in spans}}
-    pieces = clean.split()
-    starts = terms.PieceStarts(clean)
-    span_starts = np.fromiter((s.start for s in spans), dtype=np.int64, count=len(spans))
-    span_ends = np.fromiter((s.end for s in spans), dtype=np.int64, count=len(spans))
-    whole = ~(starts.cut_at(span_starts) | starts.cut_at(span_ends))
-    own_pieces = {i: clean[spans[i].start : spans[i].end].split() for i in np.flatnonzero(~whole).tolist()}
-    analyser.learn(chain(set(pieces), *heading_pieces.values(), *own_pieces.values()))
+    pieces = [heading_pieces[span.headings[-2:]] + clean[span.start : span.end].split() for span in spans]
+    analyser.learn(chain.from_iterable(pieces))
     terms_of = analyser.piece_terms()
     wanted = set(asked)
     hits_of = {
@@ -407,42 +394,17 @@ def passage_terms(
         for piece, found in terms_of.items()
         if not wanted.isdisjoint(found)
     }
-    # the pieces giving an asked term, each with where it starts, listed under its passage
-    found = list(compress(range(len(pieces)), map(hits_of.__contains__, pieces)))
-    positions = starts.positions[found]
-    owner = np.searchsorted(span_starts, positions, side="right") - 1
-    inside = (owner >= 0) & (positions < span_ends[np.maximum(owner, 0)])
-    found_in: dict[int, list[tuple[int, str]]] = {}
-    for index, position, span_index in zip(
-        compress(found, inside), positions[inside].tolist(), owner[inside].tolist(), strict=True
-    ):
-        found_in.setdefault(span_index, []).append((position, pieces[index]))
-    lengths = starts.count_between(span_starts, span_ends).tolist()
     # a passage's length is its count of words, which BM25 weighs the same way as terms
     documents = []
-    for span_index, span in enumerate(spans):
-        heading = heading_pieces[span.headings[-2:]]
-        hits = list(chain.from_iterable(map(hits_of.__getitem__, filter(hits_of.__contains__, heading))))
-        own = own_pieces.get(span_index)
-        if own is None:
-            body = found_in.get(span_index, ())
-            hits += chain.from_iterable(hits_of[piece] for _, piece in body)
-            length = len(heading) + lengths[span_index]
-        else:
-            hits += chain.from_iterable(map(hits_of.__getitem__, filter(hits_of.__contains__, own)))
-            length = len(heading) + len(own)
+    for span, words in zip(spans, pieces, strict=True):
+        hits = list(chain.from_iterable(map(hits_of.__getitem__, filter(hits_of.__contains__, words))))
         # only a passage holding a term can score, and its first line's words are among its own;
         # every passage that opens an entry is marked, as entries are scored whole too
         lead = lead_line(text, span)
         if lead is not None and hits:
-            if own is None:
-                line = [hits_of[piece] for position, piece in body if position < lead[1]]
-            else:
-                line = list(
-                    map(hits_of.__getitem__, filter(hits_of.__contains__, clean[lead[0] : lead[1]].split()))
-                )
-            hits += list(chain.from_iterable(line)) * LEAD_WEIGHT
-        documents.append(PassageTerms(length, hits, lead is not None))
+            line = filter(hits_of.__contains__, clean[lead[0] : lead[1]].split())
+            hits += list(chain.from_iterable(map(hits_of.__getitem__, line))) * LEAD_WEIGHT
+        documents.append(PassageTerms(len(words), hits, lead is not None))
     return documents, asked
 
 

@@ -24,7 +24,6 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import chain, islice
 
-import numpy as np
 import Stemmer
 
 from llmweb.fetch.focus import glossary
@@ -90,37 +89,6 @@ def split_pieces(text: str) -> list[str]:
 def clean_text(text: str) -> str:
     """``text`` with its ASCII punctuation but identifiers' connectors made spaces; as long as ``text``."""
     return text.encode("utf-8", "surrogatepass").translate(_SEPARATORS).decode("utf-8", "surrogatepass")
-
-
-# Whether each character below U+3001 is whitespace as str.split sees it; none above is.
-_IS_SPACE = np.array([chr(c).isspace() for c in range(0x3001)] + [False])
-
-
-class PieceStarts:
-    """Where the pieces of a cleaned text (:func:`clean_text`) start, found at C speed.
-
-    The pieces are those ``str.split()`` gives, in the same order: ``positions[i]`` is where the
-    text's ``i``-th piece starts, so a passage's pieces can be counted and placed without cutting
-    the text into passages.
-    """
-
-    def __init__(self, clean: str) -> None:
-        codes = np.frombuffer(clean.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        self._space = _IS_SPACE[np.minimum(codes, len(_IS_SPACE) - 1)]
-        first = ~self._space
-        first[1:] &= self._space[:-1]
-        self.positions = np.flatnonzero(first)
-
-    def cut_at(self, offsets: np.ndarray) -> np.ndarray:
-        """Whether a piece runs across each offset (a non-space character on both sides)."""
-        space = self._space
-        within = (offsets > 0) & (offsets < len(space))
-        at = np.where(within, offsets, 1)
-        return within & ~space[at - 1] & ~space[np.minimum(at, len(space) - 1)]
-
-    def count_between(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-        """How many pieces start in each range [start, end)."""
-        return np.searchsorted(self.positions, ends) - np.searchsorted(self.positions, starts)
 
 
 # The memo of pieces already analysed, per language: kept while it holds fewer than MEMO_PIECES
