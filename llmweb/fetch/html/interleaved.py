@@ -11,9 +11,11 @@ article, and keeps the second reading only when it holds the first (:func:`holds
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lxml.html import HtmlElement
+from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 
 from llmweb.fetch.html.continuation import element_key
 
@@ -112,3 +114,60 @@ def holds(second: Any, first: Any) -> bool:
 
 def _chars(tree: Any) -> int:
     return sum(map(len, tree.itertext()))
+
+
+# trafilatura's rule for blocks its class or id names as a page's furniture: "embed", "meta",
+# "sidebar", "widget"… in a class name
+_FURNITURE = OVERALL_DISCARD_XPATH[0]
+# Characters a box of prose the reading dropped between its paragraphs holds to be read again
+BOX_MIN_CHARS = 200
+# Levels above a box looked through for kept paragraphs before and after it
+BOX_LEVELS = 2
+_SENTENCE_END = re.compile(r"\w[.!?][\"”’)]?(?:\s|$)")
+# …and at least this share of its text in runs of PROSE_RUN_CHARS: a product's card (its name,
+# prices, pros and cons) is as long as a paragraph, in pieces
+PROSE_SHARE = 0.5
+PROSE_RUN_CHARS = 60
+
+
+def boxes_between(root: HtmlElement, body: Any) -> list[HtmlElement]:
+    """Elements of ``root`` trafilatura's furniture rule drops (a class or id naming an embed,
+    meta data, a sidebar) that lie between paragraphs the reading ``body`` kept, within
+    BOX_LEVELS levels, and hold prose it lacks: at least BOX_MIN_CHARS, two sentences, less
+    than LINKED_SHARE links. An article's "key takeaways", a quote card, a guide's callouts."""
+    read = {key for paragraph in body.iter("p") if len(key := element_key(paragraph)) >= _KEPT_MIN_CHARS}
+    if not read:
+        return []
+    boxes: list[HtmlElement] = []
+    for box in _FURNITURE(root):
+        if any(found in box.iterancestors() for found in boxes[-1:]):
+            continue  # inside a box already chosen: read with it
+        text = box.text_content()
+        if len(text) < BOX_MIN_CHARS or len(_SENTENCE_END.findall(text)) < 2:
+            continue
+        if sum(len(run) for run in box.itertext() if len(run) >= PROSE_RUN_CHARS) < PROSE_SHARE * len(text):
+            continue
+        if sum(len(link.text_content()) for link in box.iter("a")) >= LINKED_SHARE * len(text):
+            continue
+        if next(box.iter("form", "input", "button"), None) is not None:
+            continue  # a sign-up call or a search: furniture indeed
+        if _holds_kept(box, read) or not (_kept_beside(box, read, True) and _kept_beside(box, read, False)):
+            continue
+        boxes.append(box)
+    return boxes
+
+
+def _holds_kept(element: HtmlElement, read: set[str]) -> bool:
+    return any(element_key(paragraph) in read for paragraph in element.iter("p"))
+
+
+def _kept_beside(box: HtmlElement, read: set[str], before: bool) -> bool:
+    """Whether a kept paragraph lies before (else after) ``box`` within BOX_LEVELS levels."""
+    element: HtmlElement | None = box
+    for _ in range(BOX_LEVELS + 1):
+        if element is None:
+            return False
+        if any(_holds_kept(sibling, read) for sibling in element.itersiblings(preceding=before)):
+            return True
+        element = element.getparent()
+    return False
