@@ -595,7 +595,6 @@ def test_an_article_in_two_blocks_keeps_the_headings_and_lists_of_both() -> None
     assert text.index("Countwise, in short.") < text.index("## 4. Tallyho") < text.index("Sumwise, in short.")
 
 
-
 def test_a_box_of_prose_between_an_articles_paragraphs_is_kept() -> None:
     # a quote card inside the story: its class names an embed, which trafilatura drops as furniture
     card = (

@@ -684,7 +684,9 @@ def _with_boxes(root: HtmlElement, url: str, body: Any) -> Any:
     boxes = boxes_between(root, body)
     if not boxes:
         return None
-    names = [(el, el.attrib.pop("class", None), el.attrib.pop("id", None)) for box in boxes for el in box.iter()]
+    names = [
+        (el, el.attrib.pop("class", None), el.attrib.pop("id", None)) for box in boxes for el in box.iter()
+    ]
     second = _trafilatura(root, url, fast=True)[0]
     for el, klass, ident in names:
         if klass is not None:

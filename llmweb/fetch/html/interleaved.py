@@ -1,4 +1,4 @@
-"""Headings, lists and tables a reading dropped between paragraphs it kept. Pure.
+"""Headings, lists, tables and boxes of prose a reading dropped between paragraphs it kept. Pure.
 
 When trafilatura's fast reading finds no container it knows (no ``<article>``, no class it
 recognises), it recovers the page's paragraphs one by one and leaves out what is not a
@@ -7,6 +7,12 @@ kept. The page names its container by what was kept: an element holding two or m
 kept paragraphs as its children, with headings, lists or tables the reading lacks between them.
 :func:`llmweb.fetch.html.extract` reads the page again with that element declared the
 article, and keeps the second reading only when it holds the first (:func:`holds`).
+
+The same reading drops, for the names it takes for furniture in their class or id ("embed",
+"meta", "slide", "sidebar"…), boxes of prose that lie between paragraphs it kept: an
+article's quote card, a guide's FAQ block, a service's slider of testimonials
+(:func:`boxes_between`). The page is read again with those names left out, and the second
+reading kept on the same terms.
 """
 
 from __future__ import annotations
