@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import trafilatura.xpaths
 from lxml.html import HtmlElement
-from trafilatura.xpaths import OVERALL_DISCARD_XPATH
 
 from llmweb.fetch.html.continuation import element_key
 
@@ -122,12 +122,24 @@ def _chars(tree: Any) -> int:
     return sum(map(len, tree.itertext()))
 
 
-# trafilatura's rule for blocks its class or id names as a page's furniture: "embed", "meta",
-# "sidebar", "widget"… in a class name
-_FURNITURE = OVERALL_DISCARD_XPATH[0]
+# trafilatura's rule for blocks its class or id names as a page's furniture ("embed", "meta",
+# "slide", "sidebar", "widget"…), its own tokens: what OVERALL_DISCARD_XPATH tests with
+# re:test, here without an XPath search of the page (a quarter of a fast reading's time)
+_FURNITURE_CLASS = re.compile(
+    trafilatura.xpaths._alt(
+        trafilatura.xpaths._OVERALL_DISCARD_BOTH_TOKENS + trafilatura.xpaths._OVERALL_DISCARD_CLASS_TOKENS
+    )
+)
+_FURNITURE_ID = re.compile(
+    trafilatura.xpaths._alt(
+        trafilatura.xpaths._OVERALL_DISCARD_BOTH_TOKENS + trafilatura.xpaths._OVERALL_DISCARD_ID_TOKENS
+    )
+)
+_FURNITURE_TAGS = frozenset({"div", "p", "section", "span"})
 # Characters a box of prose the reading dropped between its paragraphs holds to be read again
 BOX_MIN_CHARS = 200
-# Levels above a box looked through for kept paragraphs before and after it
+# Levels above a box looked through for kept paragraphs before and after it, and below a block
+# beside kept paragraphs for a box
 BOX_LEVELS = 2
 _SENTENCE_END = re.compile(r"\w[.!?][\"”’)]?(?:\s|$)")
 # …and at least this share of its text in runs of PROSE_RUN_CHARS: a product's card (its name,
@@ -138,29 +150,60 @@ PROSE_RUN_CHARS = 60
 
 def boxes_between(root: HtmlElement, body: Any) -> list[HtmlElement]:
     """Elements of ``root`` trafilatura's furniture rule drops (a class or id naming an embed,
-    meta data, a sidebar) that lie between paragraphs the reading ``body`` kept, within
+    meta data, a slider) that lie between paragraphs the reading ``body`` kept, within
     BOX_LEVELS levels, and hold prose it lacks: at least BOX_MIN_CHARS, two sentences, less
-    than LINKED_SHARE links. An article's "key takeaways", a quote card, a guide's callouts."""
+    than LINKED_SHARE links, no form. An article's quote card, a guide's FAQ, a testimonial."""
     read = {key for paragraph in body.iter("p") if len(key := element_key(paragraph)) >= _KEPT_MIN_CHARS}
     if not read:
         return []
+    # the kept paragraphs' parents and BOX_LEVELS more ancestors: the blocks beside them are
+    # looked through, the rest of the page is not
+    holders: dict[HtmlElement, None] = {}
+    for paragraph in root.iter("p"):
+        if element_key(paragraph) not in read:
+            continue
+        element = paragraph.getparent()
+        for _ in range(BOX_LEVELS + 1):
+            if element is None or element in holders:
+                break
+            holders[element] = None
+            element = element.getparent()
     boxes: list[HtmlElement] = []
-    for box in _FURNITURE(root):
-        if any(found in box.iterancestors() for found in boxes[-1:]):
-            continue  # inside a box already chosen: read with it
-        text = box.text_content()
-        if len(text) < BOX_MIN_CHARS or len(_SENTENCE_END.findall(text)) < 2:
-            continue
-        if sum(len(run) for run in box.itertext() if len(run) >= PROSE_RUN_CHARS) < PROSE_SHARE * len(text):
-            continue
-        if sum(len(link.text_content()) for link in box.iter("a")) >= LINKED_SHARE * len(text):
-            continue
-        if next(box.iter("form", "input", "button"), None) is not None:
-            continue  # a sign-up call or a search: furniture indeed
-        if _holds_kept(box, read) or not (_kept_beside(box, read, True) and _kept_beside(box, read, False)):
-            continue
-        boxes.append(box)
+    for holder in holders:
+        for block in holder:
+            if block in holders or not isinstance(block.tag, str):
+                continue
+            box = _furniture(block, BOX_LEVELS)
+            if box is not None and box not in boxes and _dropped_prose(box, read):
+                boxes.append(box)
     return boxes
+
+
+def _furniture(element: HtmlElement, levels: int) -> HtmlElement | None:
+    """``element``, or the first of its descendants within ``levels`` levels, that trafilatura's
+    rule names furniture."""
+    if element.tag in _FURNITURE_TAGS and (
+        _FURNITURE_CLASS.search(element.get("class") or "") or _FURNITURE_ID.search(element.get("id") or "")
+    ):
+        return element
+    if levels:
+        for child in element:
+            if isinstance(child.tag, str) and (box := _furniture(child, levels - 1)) is not None:
+                return box
+    return None
+
+
+def _dropped_prose(box: HtmlElement, read: set[str]) -> bool:
+    text = box.text_content()
+    if len(text) < BOX_MIN_CHARS or len(_SENTENCE_END.findall(text)) < 2:
+        return False
+    if sum(len(run) for run in box.itertext() if len(run) >= PROSE_RUN_CHARS) < PROSE_SHARE * len(text):
+        return False
+    if sum(len(link.text_content()) for link in box.iter("a")) >= LINKED_SHARE * len(text):
+        return False
+    if next(box.iter("form", "input", "button"), None) is not None:
+        return False  # a sign-up call or a search: furniture indeed
+    return not _holds_kept(box, read) and _kept_beside(box, read, True) and _kept_beside(box, read, False)
 
 
 def _holds_kept(element: HtmlElement, read: set[str]) -> bool:
