@@ -146,35 +146,46 @@ _SENTENCE_END = re.compile(r"\w[.!?][\"”’)]?(?:\s|$)")
 # prices, pros and cons) is as long as a paragraph, in pieces
 PROSE_SHARE = 0.5
 PROSE_RUN_CHARS = 60
+# Blocks of prose placed at most: a page of thousands would cost a walk of their siblings each
+BOX_MAX_BLOCKS = 50
 
 
 def boxes_between(root: HtmlElement, body: Any) -> list[HtmlElement]:
     """Elements of ``root`` trafilatura's furniture rule drops (a class or id naming an embed,
     meta data, a slider) that lie between paragraphs the reading ``body`` kept, within
     BOX_LEVELS levels, and hold prose it lacks: at least BOX_MIN_CHARS, two sentences, less
-    than LINKED_SHARE links, no form. An article's quote card, a guide's FAQ, a testimonial."""
+    than LINKED_SHARE links, no form. An article's quote card, a guide's FAQ, a testimonial.
+    At most BOX_MAX_BLOCKS blocks of prose are placed: each is placed by a walk of its siblings."""
     read = {key for paragraph in body.iter("p") if len(key := element_key(paragraph)) >= _KEPT_MIN_CHARS}
     if not read:
         return []
-    # the kept paragraphs' parents and BOX_LEVELS more ancestors: the blocks beside them are
-    # looked through, the rest of the page is not
+    # every element holding a kept paragraph; the paragraphs' parents and BOX_LEVELS more
+    # ancestors are the holders, the blocks beside them looked through, the rest of the page not
+    held: set[HtmlElement] = set()
     holders: dict[HtmlElement, None] = {}
     for paragraph in root.iter("p"):
         if element_key(paragraph) not in read:
             continue
-        element = paragraph.getparent()
-        for _ in range(BOX_LEVELS + 1):
-            if element is None or element in holders:
+        held.add(paragraph)
+        for level, element in enumerate(paragraph.iterancestors()):
+            if level <= BOX_LEVELS:
+                holders[element] = None
+            elif element in held:
                 break
-            holders[element] = None
-            element = element.getparent()
+            held.add(element)
     boxes: list[HtmlElement] = []
+    placed = 0
     for holder in holders:
         for block in holder:
-            if block in holders or not isinstance(block.tag, str):
+            if block in held or not isinstance(block.tag, str):
                 continue
             box = _furniture(block, BOX_LEVELS)
-            if box is not None and box not in boxes and _dropped_prose(box, read):
+            if box is None or box in boxes or box in held or not _prose(box):
+                continue
+            placed += 1
+            if placed > BOX_MAX_BLOCKS:
+                return boxes
+            if _held_beside(box, held, before=True) and _held_beside(box, held, before=False):
                 boxes.append(box)
     return boxes
 
@@ -193,7 +204,7 @@ def _furniture(element: HtmlElement, levels: int) -> HtmlElement | None:
     return None
 
 
-def _dropped_prose(box: HtmlElement, read: set[str]) -> bool:
+def _prose(box: HtmlElement) -> bool:
     text = box.text_content()
     if len(text) < BOX_MIN_CHARS or len(_SENTENCE_END.findall(text)) < 2:
         return False
@@ -201,22 +212,17 @@ def _dropped_prose(box: HtmlElement, read: set[str]) -> bool:
         return False
     if sum(len(link.text_content()) for link in box.iter("a")) >= LINKED_SHARE * len(text):
         return False
-    if next(box.iter("form", "input", "button"), None) is not None:
-        return False  # a sign-up call or a search: furniture indeed
-    return not _holds_kept(box, read) and _kept_beside(box, read, True) and _kept_beside(box, read, False)
+    return next(box.iter("form", "input", "button"), None) is None  # a sign-up call, a search
 
 
-def _holds_kept(element: HtmlElement, read: set[str]) -> bool:
-    return any(element_key(paragraph) in read for paragraph in element.iter("p"))
-
-
-def _kept_beside(box: HtmlElement, read: set[str], before: bool) -> bool:
-    """Whether a kept paragraph lies before (else after) ``box`` within BOX_LEVELS levels."""
+def _held_beside(box: HtmlElement, held: set[HtmlElement], *, before: bool) -> bool:
+    """Whether an element holding a kept paragraph lies before (else after) ``box`` within
+    BOX_LEVELS levels."""
     element: HtmlElement | None = box
     for _ in range(BOX_LEVELS + 1):
         if element is None:
             return False
-        if any(_holds_kept(sibling, read) for sibling in element.itersiblings(preceding=before)):
+        if any(sibling in held for sibling in element.itersiblings(preceding=before)):
             return True
         element = element.getparent()
     return False
