@@ -595,6 +595,28 @@ def test_an_article_in_two_blocks_keeps_the_headings_and_lists_of_both() -> None
     assert text.index("Countwise, in short.") < text.index("## 4. Tallyho") < text.index("Sumwise, in short.")
 
 
+def test_a_box_of_prose_between_an_articles_paragraphs_is_kept() -> None:
+    # a quote card inside the story: its class names an embed, which trafilatura drops as furniture
+    card = (
+        '<div class="c-quote-embed-card"><p class="c-quote-embed-card__text">The parks department '
+        "will publish every grant it makes this year, with the amount and the park it went to. "
+        "Residents can comment on each grant for thirty days before the money is paid out, and "
+        "the department answers every comment in writing.</p></div>"
+    )
+    paragraphs = [
+        f"<p>Council paragraph {n}: the budget vote went late into the night, as members argued. {SENTENCE}</p>"
+        for n in range(4)
+    ]
+    body = f'<div class="story-text">{"".join(paragraphs[:2])}{card}{"".join(paragraphs[2:])}</div>'
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "Residents can comment on each grant for thirty days" in text
+    assert (
+        text.index("Council paragraph 1:")
+        < text.index("The parks department will")
+        < text.index("Council paragraph 2:")
+    )
+
+
 CLOUDFLARE = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
 <h1 class="zone-name-title h1">example.com</h1>

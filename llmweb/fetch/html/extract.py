@@ -48,7 +48,7 @@ from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import hidden_chrome
-from llmweb.fetch.html.interleaved import container_with_gaps, enclosing, holds
+from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import item_grid, write_list
 from llmweb.fetch.html.loose import wrap_loose_text
@@ -326,6 +326,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         _flatten_nested_code(root)
     fired: list[str] = ["streamed"] if streamed else []
     one_post = ""  # the reading post_run widened with its run's other members, for the landing test
+    boxed = 0  # characters the boxes read back added (.interleaved), which the landing test leaves out
     # a thread whose markup says where each post is (.posts) is read post by post
     posts = read_posts(root, codes, declared=declared_thread) if layers.thread_posts else ""
     if posts:
@@ -456,6 +457,13 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             ):
                 body, body_chars = rescue, rescue_chars
                 fired.append("second_opinion")
+        # after the readings of a short page: boxes read back lengthen a reading past their bounds
+        if layers.boxes and body is not None and not {"full_reading", "second_opinion"} & set(fired):
+            fuller = _with_boxes(root, url, body)
+            if fuller is not None:
+                boxed = _text_chars(fuller) - body_chars
+                body, body_chars = fuller, body_chars + boxed
+                fired.append("boxes")
         replies = replies_text(comments) if thread else ""
         if replies and is_thread(
             declared=declared_thread,
@@ -503,19 +511,19 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             fired.append("whole_page")
     # a run of like sections post_run read beside the one trafilatura chose may be a landing page's:
     # the landing test judges trafilatura's reading, and a landing text read whole replaces the run
-    reading = one_post or text
+    reading_chars = len(one_post or text) - boxed
     if (
         layers.landing
         and not (article or documentation or posts or manual or sells_one)
         and "thread_replies" not in fired
-        and len(reading) < LANDING_SHARE * page_chars  # cheap first: the body's text, chrome and all
-        and len(reading) < LANDING_SHARE * landing_bound(root, region)
+        and reading_chars < LANDING_SHARE * page_chars  # cheap first: the body's text, chrome and all
+        and reading_chars < LANDING_SHARE * landing_bound(root, region)
     ):
         landing, hidden = read_whole(root, landing=True, within=region)
         landing = restore_code_blocks(landing, codes)
         # a dated page is a landing page when its text is a run of short sections; its hidden
         # chrome counts, as it does in page_chars and the bound above (LANDING_SHARE was set so)
-        if len(reading) < LANDING_SHARE * (len(landing) + hidden) and (not published or sectioned(landing)):
+        if reading_chars < LANDING_SHARE * (len(landing) + hidden) and (not published or sectioned(landing)):
             # from its main heading on only now: the test above weighs the whole landing text
             text = "\n\n".join(from_main_heading(landing.split("\n\n")))
             fired = [layer for layer in fired if layer != "post_run"] + ["landing"]
@@ -667,6 +675,25 @@ def _with_dropped_blocks(root: HtmlElement, url: str, body: Any) -> Any:
         return second
     container.tag = was
     return None
+
+
+def _with_boxes(root: HtmlElement, url: str, body: Any) -> Any:
+    """trafilatura's reading again with the class and id of the boxes of prose it dropped between
+    kept paragraphs as furniture left out (.interleaved), when it holds the first reading and adds
+    to it; else None. ``root`` is as it was either way."""
+    boxes = boxes_between(root, body)
+    if not boxes:
+        return None
+    names = [
+        (el, el.attrib.pop("class", None), el.attrib.pop("id", None)) for box in boxes for el in box.iter()
+    ]
+    second = _trafilatura(root, url, fast=True)[0]
+    for el, klass, ident in names:
+        if klass is not None:
+            el.set("class", klass)
+        if ident is not None:
+            el.set("id", ident)
+    return second if second is not None and holds(second, body) else None
 
 
 # A short fast reading is read again in trafilatura's full mode when Readability's reading of the

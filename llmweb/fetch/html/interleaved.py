@@ -1,4 +1,4 @@
-"""Headings, lists and tables a reading dropped between paragraphs it kept. Pure.
+"""Headings, lists, tables and boxes of prose a reading dropped between paragraphs it kept. Pure.
 
 When trafilatura's fast reading finds no container it knows (no ``<article>``, no class it
 recognises), it recovers the page's paragraphs one by one and leaves out what is not a
@@ -7,12 +7,20 @@ kept. The page names its container by what was kept: an element holding two or m
 kept paragraphs as its children, with headings, lists or tables the reading lacks between them.
 :func:`llmweb.fetch.html.extract` reads the page again with that element declared the
 article, and keeps the second reading only when it holds the first (:func:`holds`).
+
+The same reading drops, for the names it takes for furniture in their class or id ("embed",
+"meta", "slide", "sidebar"…), boxes of prose that lie between paragraphs it kept: an
+article's quote card, a guide's FAQ block, a service's slider of testimonials
+(:func:`boxes_between`). The page is read again with those names left out, and the second
+reading kept on the same terms.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import trafilatura.xpaths
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.continuation import element_key
@@ -112,3 +120,109 @@ def holds(second: Any, first: Any) -> bool:
 
 def _chars(tree: Any) -> int:
     return sum(map(len, tree.itertext()))
+
+
+# trafilatura's rule for blocks its class or id names as a page's furniture ("embed", "meta",
+# "slide", "sidebar", "widget"…), its own tokens: what OVERALL_DISCARD_XPATH tests with
+# re:test, here without an XPath search of the page (a quarter of a fast reading's time)
+_FURNITURE_CLASS = re.compile(
+    trafilatura.xpaths._alt(
+        trafilatura.xpaths._OVERALL_DISCARD_BOTH_TOKENS + trafilatura.xpaths._OVERALL_DISCARD_CLASS_TOKENS
+    )
+)
+_FURNITURE_ID = re.compile(
+    trafilatura.xpaths._alt(
+        trafilatura.xpaths._OVERALL_DISCARD_BOTH_TOKENS + trafilatura.xpaths._OVERALL_DISCARD_ID_TOKENS
+    )
+)
+_FURNITURE_TAGS = frozenset({"div", "p", "section", "span"})
+# Characters a box of prose the reading dropped between its paragraphs holds to be read again
+BOX_MIN_CHARS = 200
+# Levels above a box looked through for kept paragraphs before and after it, and below a block
+# beside kept paragraphs for a box
+BOX_LEVELS = 2
+_SENTENCE_END = re.compile(r"\w[.!?][\"”’)]?(?:\s|$)")
+# …and at least this share of its text in runs of PROSE_RUN_CHARS: a product's card (its name,
+# prices, pros and cons) is as long as a paragraph, in pieces
+PROSE_SHARE = 0.5
+PROSE_RUN_CHARS = 60
+# Blocks of prose placed at most: a page of thousands would cost a walk of their siblings each
+BOX_MAX_BLOCKS = 50
+
+
+def boxes_between(root: HtmlElement, body: Any) -> list[HtmlElement]:
+    """Elements of ``root`` trafilatura's furniture rule drops (a class or id naming an embed,
+    meta data, a slider) that lie between paragraphs the reading ``body`` kept, within
+    BOX_LEVELS levels, and hold prose it lacks: at least BOX_MIN_CHARS, two sentences, less
+    than LINKED_SHARE links, no form. An article's quote card, a guide's FAQ, a testimonial.
+    At most BOX_MAX_BLOCKS blocks of prose are placed: each is placed by a walk of its siblings."""
+    read = {key for paragraph in body.iter("p") if len(key := element_key(paragraph)) >= _KEPT_MIN_CHARS}
+    if not read:
+        return []
+    # every element holding a kept paragraph; the paragraphs' parents and BOX_LEVELS more
+    # ancestors are the holders, the blocks beside them looked through, the rest of the page not
+    held: set[HtmlElement] = set()
+    holders: dict[HtmlElement, None] = {}
+    for paragraph in root.iter("p"):
+        if element_key(paragraph) not in read:
+            continue
+        held.add(paragraph)
+        for level, element in enumerate(paragraph.iterancestors()):
+            if level <= BOX_LEVELS:
+                holders[element] = None
+            elif element in held:
+                break
+            held.add(element)
+    boxes: list[HtmlElement] = []
+    placed = 0
+    for holder in holders:
+        for block in holder:
+            if block in held or not isinstance(block.tag, str):
+                continue
+            box = _furniture(block, BOX_LEVELS)
+            if box is None or box in boxes or box in held or not _prose(box):
+                continue
+            placed += 1
+            if placed > BOX_MAX_BLOCKS:
+                return boxes
+            if _held_beside(box, held, before=True) and _held_beside(box, held, before=False):
+                boxes.append(box)
+    return boxes
+
+
+def _furniture(element: HtmlElement, levels: int) -> HtmlElement | None:
+    """``element``, or the first of its descendants within ``levels`` levels, that trafilatura's
+    rule names furniture."""
+    if element.tag in _FURNITURE_TAGS and (
+        _FURNITURE_CLASS.search(element.get("class") or "") or _FURNITURE_ID.search(element.get("id") or "")
+    ):
+        return element
+    if levels:
+        for child in element:
+            if isinstance(child.tag, str) and (box := _furniture(child, levels - 1)) is not None:
+                return box
+    return None
+
+
+def _prose(box: HtmlElement) -> bool:
+    text = box.text_content()
+    if len(text) < BOX_MIN_CHARS or len(_SENTENCE_END.findall(text)) < 2:
+        return False
+    if sum(len(run) for run in box.itertext() if len(run) >= PROSE_RUN_CHARS) < PROSE_SHARE * len(text):
+        return False
+    if sum(len(link.text_content()) for link in box.iter("a")) >= LINKED_SHARE * len(text):
+        return False
+    return next(box.iter("form", "input", "button"), None) is None  # a sign-up call, a search
+
+
+def _held_beside(box: HtmlElement, held: set[HtmlElement], *, before: bool) -> bool:
+    """Whether an element holding a kept paragraph lies before (else after) ``box`` within
+    BOX_LEVELS levels."""
+    element: HtmlElement | None = box
+    for _ in range(BOX_LEVELS + 1):
+        if element is None:
+            return False
+        if any(sibling in held for sibling in element.itersiblings(preceding=before)):
+            return True
+        element = element.getparent()
+    return False

@@ -18,6 +18,7 @@ class Layers:
     author_bios: bool = True  # the author's biography below the text dropped (.bios)
     trailing: bool = True  # blocks after an article's body, beside its paragraphs' container (.trailing)
     interleaved: bool = True  # headings, lists, tables dropped between kept paragraphs (.interleaved)
+    boxes: bool = True  # boxes of prose dropped as furniture between kept paragraphs (.interleaved)
     panels: bool = True  # an accordion's collapsed panels shown (.panels)
     streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
