@@ -122,19 +122,22 @@ def _chars(tree: Any) -> int:
     return sum(map(len, tree.itertext()))
 
 
-# trafilatura's rule for blocks its class or id names as a page's furniture ("embed", "meta",
-# "slide", "sidebar", "widget"…), its own tokens: what OVERALL_DISCARD_XPATH tests with
-# re:test, here without an XPath search of the page (a quarter of a fast reading's time)
-_FURNITURE_CLASS = re.compile(
-    trafilatura.xpaths._alt(
-        trafilatura.xpaths._OVERALL_DISCARD_BOTH_TOKENS + trafilatura.xpaths._OVERALL_DISCARD_CLASS_TOKENS
-    )
-)
-_FURNITURE_ID = re.compile(
-    trafilatura.xpaths._alt(
-        trafilatura.xpaths._OVERALL_DISCARD_BOTH_TOKENS + trafilatura.xpaths._OVERALL_DISCARD_ID_TOKENS
-    )
-)
+def _furniture_words(*groups: str) -> re.Pattern[str] | None:
+    """trafilatura's words for blocks its class or id names as a page's furniture ("embed",
+    "meta", "slide", "sidebar", "widget"…): what OVERALL_DISCARD_XPATH tests with re:test, here
+    without an XPath search of the page (a quarter of a fast reading's time). They are private
+    to ``trafilatura.xpaths``: a version without them leaves no box to look for (None)."""
+    words: list[str] = []
+    for group in groups:
+        found = getattr(trafilatura.xpaths, group, None)
+        if not isinstance(found, tuple) or not found:
+            return None
+        words += found
+    return re.compile("|".join(words))
+
+
+_FURNITURE_CLASS = _furniture_words("_OVERALL_DISCARD_BOTH_TOKENS", "_OVERALL_DISCARD_CLASS_TOKENS")
+_FURNITURE_ID = _furniture_words("_OVERALL_DISCARD_BOTH_TOKENS", "_OVERALL_DISCARD_ID_TOKENS")
 _FURNITURE_TAGS = frozenset({"div", "p", "section", "span"})
 # Characters a box of prose the reading dropped between its paragraphs holds to be read again
 BOX_MIN_CHARS = 200
@@ -193,6 +196,8 @@ def boxes_between(root: HtmlElement, body: Any) -> list[HtmlElement]:
 def _furniture(element: HtmlElement, levels: int) -> HtmlElement | None:
     """``element``, or the first of its descendants within ``levels`` levels, that trafilatura's
     rule names furniture."""
+    if _FURNITURE_CLASS is None or _FURNITURE_ID is None:
+        return None
     if element.tag in _FURNITURE_TAGS and (
         _FURNITURE_CLASS.search(element.get("class") or "") or _FURNITURE_ID.search(element.get("id") or "")
     ):
