@@ -580,6 +580,17 @@ RELATED_KETTLES = [
 ]  # fmt: skip
 
 
+def kettle_page_text(sections: str, carousel: str, related: str) -> str:
+    """web_fetch's text of a kettle's page that declares nothing: its name, price and description,
+    then ``sections``, then the carousel ``related`` of other products under the heading ``carousel``."""
+    body = (
+        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
+        f"<p>{KETTLE_DESCRIPTION}</p>{sections}<h2>{carousel}</h2><ol class='carousel'>{related}</ol></main>{FOOTER}"
+    )
+    html = page(body, title="Whistling stainless steel kettle 2.5 l | Example Kitchen")
+    return read_html_page(html, "https://kitchen.example/kettle").text
+
+
 def test_a_product_page_that_declares_nothing_leaves_out_its_carousel_of_other_products() -> None:
     # no schema.org Product: the page's <main> is read with its links as text, and its carousel of
     # other products, each a link and a price, would come along
@@ -587,14 +598,11 @@ def test_a_product_page_that_declares_nothing_leaves_out_its_carousel_of_other_p
         f'<li><a href="/p/{n}">{name}</a><span class="price">{price}</span></li>'
         for n, (name, price) in enumerate(RELATED_KETTLES)
     )
-    body = (
-        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
-        f"<p>{KETTLE_DESCRIPTION}</p><h2>Specifications</h2><table><tr><th>Capacity</th><td>2.5 l</td></tr>"
+    sections = (
+        "<h2>Specifications</h2><table><tr><th>Capacity</th><td>2.5 l</td></tr>"
         "<tr><th>Weight</th><td>1.1 kg</td></tr><tr><th>Hobs</th><td>gas, electric, induction</td></tr></table>"
-        f"<h2>Customers also bought</h2><ol class='carousel'>{related}</ol></main>{FOOTER}"
     )
-    html = page(body, title="Whistling stainless steel kettle 2.5 l | Example Kitchen")
-    text = read_html_page(html, "https://kitchen.example/kettle").text
+    text = kettle_page_text(sections, "Customers also bought", related)
     assert "$48.00" in text and "five-year guarantee" in text and "induction" in text
     assert not any(name in text for name, _ in RELATED_KETTLES)
 
@@ -640,15 +648,11 @@ def test_a_carousel_whose_cards_write_more_than_their_links_is_left_out_too() ->
         for n, (name, price) in enumerate(RELATED_KETTLES)
     )
     specs = "".join(f"<tr><th>{name}</th><td>{value}</td></tr>" for name, value in KETTLE_SPECS)
-    body = (
-        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
-        f"<p>{KETTLE_DESCRIPTION}</p><h2>From the workshop</h2><p>{KETTLE_WORKSHOP}</p>"
-        f"<h2>Specifications</h2><table>{specs}</table><h2>Care</h2><p>{KETTLE_CARE}</p>"
-        f"<h2>Delivery</h2><p>{KETTLE_DELIVERY}</p>"
-        f"<h2>Products related to this item</h2><ol class='carousel'>{related}</ol></main>{FOOTER}"
+    sections = (
+        f"<h2>From the workshop</h2><p>{KETTLE_WORKSHOP}</p><h2>Specifications</h2><table>{specs}</table>"
+        f"<h2>Care</h2><p>{KETTLE_CARE}</p><h2>Delivery</h2><p>{KETTLE_DELIVERY}</p>"
     )
-    html = page(body, title="Whistling stainless steel kettle 2.5 l | Example Kitchen")
-    text = read_html_page(html, "https://kitchen.example/kettle").text
+    text = kettle_page_text(sections, "Products related to this item", related)
     assert "$48.00" in text and "family workshop" in text and "food-safe oil" in text and "sixty days" in text
     assert "delivery Tue" not in text and not any(name in text for name, _ in RELATED_KETTLES)
 
