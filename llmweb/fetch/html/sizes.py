@@ -23,6 +23,8 @@ def text_size(el: HtmlElement) -> int:
     text: 0.9 ms that way, 0.3 ms this way; a card's 10 µs against 7)."""
     text = _STRING(el)
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
+
+
 _LINK_TEXT = etree.XPath(".//a//text()")
 
 
