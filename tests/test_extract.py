@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.extract import extract_page, find_bot_challenge, read_html_page
+from llmweb.fetch.html.sizes import text_size
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 SENTENCE = "The committee met on Tuesday to discuss the annual budget for the city's parks and libraries. "
@@ -1158,3 +1160,21 @@ def test_a_forum_posts_message_between_line_breaks_is_read() -> None:
     assert "twice as many families can grow vegetables there" in text
     assert "the soil there is heavy clay and floods every winter" in text
     assert "I will raise the compost with the council officer on Thursday." in text
+
+
+# text in markup as pages write it: XML's whitespace, a no-break space, an em space, a letter
+# outside Latin-1, a character outside the Basic Multilingual Plane
+_MARKUP_TEXT = st.text(alphabet=" \t\n\rab\xa0\u2003é字😀", max_size=20)
+
+
+@given(st.lists(st.tuples(_MARKUP_TEXT, _MARKUP_TEXT), max_size=4), _MARKUP_TEXT)
+def test_text_size_counts_what_xpaths_translate_of_normalize_space_counted(
+    children: list[tuple[str, str]], text: str
+) -> None:
+    parent = etree.Element("div")
+    parent.text = text
+    for inner, tail in children:
+        child = etree.SubElement(parent, "span")
+        child.text, child.tail = inner, tail
+    counted = etree.XPath("string-length(translate(normalize-space(), ' ', ''))")(parent)
+    assert text_size(parent) == int(counted)

@@ -33,7 +33,7 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.sizes import TEXT_SIZE, link_text_size
+from llmweb.fetch.html.sizes import link_text_size, text_size
 
 _CARD_LIST_SHARE = 0.2  # a carousel is under this share of the region's text
 _LINKED = 0.5  # …mostly link text…
@@ -50,10 +50,10 @@ _OUTER_LISTS = etree.XPath(
 
 def priced_carousels(region: HtmlElement) -> list[HtmlElement]:
     """The lists in ``region`` that are carousels of other products (the module's docstring)."""
-    size = TEXT_SIZE(region)
+    size = text_size(region)
     found = []
     for listed in _OUTER_LISTS(region):
-        chars = TEXT_SIZE(listed)
+        chars = text_size(listed)
         if not chars or chars >= _CARD_LIST_SHARE * size or link_text_size(listed) < _LINKED * chars:
             continue
         cards = [li for li in listed if li.tag == "li"]

@@ -32,13 +32,18 @@ _MAX_LEVELS = 3
 _MIN_FOUND = 4
 
 
+_WORDS = re.compile(r"\w+")
+
+
 def _key(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text[: _KEY_CHARS * 3].lower()))[:_KEY_CHARS]
+    return " ".join(_WORDS.findall(text[: _KEY_CHARS * 3].lower()))[:_KEY_CHARS]
 
 
 def element_key(element: Any) -> str:
     """The first words of ``element``'s text as :func:`_key` makes them, its text read only as
     far as they need (the same key as its whole text's)."""
+    if not len(element):  # its text alone: two in five of the elements keyed, without an iterator
+        return _key(element.text or "")
     pieces, length = [], 0
     for piece in element.itertext():
         pieces.append(piece)

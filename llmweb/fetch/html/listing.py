@@ -59,7 +59,7 @@ from collections import Counter, defaultdict
 from lxml import etree
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.sizes import TEXT_SIZE, link_text_size
+from llmweb.fetch.html.sizes import link_text_size, text_size
 
 _MIN_MEMBERS = 4
 _LINKED_MEMBERS = 0.8
@@ -92,10 +92,7 @@ _PARENTS = etree.XPath(
     " or self::aside or self::form or self::select or self::noscript or self::template])]"
 )
 _TEXT = etree.XPath("normalize-space()")
-_OUTER_UNSEEN = etree.XPath(
-    ".//*[self::script or self::style or self::noscript or self::template]"
-    "[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]"
-)
+_UNSEEN = ("script", "style", "noscript", "template")
 
 
 Grid = tuple[HtmlElement, list[HtmlElement]]
@@ -107,8 +104,7 @@ def item_grid(root: HtmlElement, *, article: bool = False) -> Grid | None:
     body = root.find("body")
     if body is None:
         return None
-    found = _item_grid(body, _ARTICLE_SHARE if article else _PAGE_SHARE)
-    return None if found is None or (article and not _one_shape(found[1])) else found
+    return _item_grid(body, _ARTICLE_SHARE if article else _PAGE_SHARE, one_shape=article)
 
 
 def _one_shape(members: list[HtmlElement]) -> bool:
@@ -164,7 +160,7 @@ def _write_run(container: HtmlElement, members: list[HtmlElement]) -> None:
     container.attrib.clear()
 
 
-def _item_grid(body: HtmlElement, share: float) -> Grid | None:
+def _item_grid(body: HtmlElement, share: float, *, one_shape: bool) -> Grid | None:
     best: Grid | None = None
     best_size = 0
     for parent in _PARENTS(body):  # found in C: walking every element in Python took 7 ms a page
@@ -181,10 +177,13 @@ def _item_grid(body: HtmlElement, share: float) -> Grid | None:
             size = sum(_size(m) for m in members)
             if size >= _MIN_MEMBER_CHARS * len(members) and size > best_size:
                 best, best_size = (parent, members), size
-    if best is None or best_size < share * _visible_size(body):
+    if best is None or sum(link_text_size(m) for m in best[1]) < _LINK_SHARE * best_size:
         return None
-    links = sum(link_text_size(m) for m in best[1])
-    return best if links >= _LINK_SHARE * best_size else None
+    if one_shape and not _one_shape(best[1]):
+        return None
+    # last: the body's visible text, measured whole, for a run that passed the tests on its own
+    # cards (the article set's pages: measured on 32 of them, not on the 72 with a run)
+    return None if best_size < share * _visible_size(body) else best
 
 
 def _leave_out_widgets(members: list[HtmlElement], actions: set[str]) -> None:
@@ -249,11 +248,21 @@ def _card_actions(members: list[HtmlElement]) -> set[str]:
 
 
 def _size(el: HtmlElement) -> int:
-    return int(TEXT_SIZE(el))
+    return text_size(el)
 
 
 def _visible_size(el: HtmlElement) -> int:
     # the whole text less what scripts and styles hold: an XPath of the text nodes outside
     # them looked up each node's ancestors (7 ms on a large page); the outermost only, as a
     # <noscript> holding scripts counted twice left a page's visible text below nothing
-    return _size(el) - sum(_size(unseen) for unseen in _OUTER_UNSEEN(el))
+    return _size(el) - sum(_size(unseen) for unseen in _outer_unseen(el))
+
+
+def _outer_unseen(el: HtmlElement) -> list[HtmlElement]:
+    """``el``'s scripts, styles, <noscript>s and <template>s outside any other: an XPath testing
+    every element's ancestors took three times as long as the ancestors of these few."""
+    return [
+        unseen
+        for unseen in el.iterdescendants(*_UNSEEN)
+        if not any(up.tag in _UNSEEN for up in unseen.iterancestors())
+    ]
