@@ -338,8 +338,9 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         posts = read_described_posts(root)
         if posts:
             fired.append("thread_json_ld")
-    # a thread without markup: the posters' cards beside its posts (.cards), before any reading
-    if not posts and layers.card_fields and "<dl" in html and drop_card_fields(root):
+    # a thread without markup: the posters' cards beside its posts (.cards), before any reading;
+    # a manual's definition lists are its text (options and what they do)
+    if not (posts or documentation) and layers.card_fields and "<dl" in html and drop_card_fields(root):
         fired.append("card_fields")
     region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
     if not region and not posts and not article:
