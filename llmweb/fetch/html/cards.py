@@ -14,7 +14,7 @@ card and stays. An entry is labelled either by a short text and a colon ("Posts:
 a list of several terms, by its term (``<dt>Posts</dt><dd>8,197</dd>``, the value going with
 it).
 
-WCXB dev's tuning part (bench/wcxb.py, layer ``card_fields``): fires on 8 of 998 pages, 5 change,
+WCXB dev's tuning part (bench/wcxb.py, layer ``card_fields``): fires on 7 of 998 pages, 5 change,
 all up: 3 phpBB and vBulletin threads (0.79 -> 0.83, 0.83 -> 0.86, 0.89 -> 0.90) and 2 shops'
 grids whose cards repeat each product as a hidden list of "Price", "Color"… (0.57 -> 0.77,
 0.76 -> 1.00); check part in aggregate: collection 0.7355 -> 0.7402, all 0.8616 -> 0.8621, no
