@@ -13,6 +13,7 @@ import re
 import pytest
 
 from llmweb.errors import NeedsJavaScript
+from llmweb.fetch.html.cards import drop_card_fields
 from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.extract import _justext_reading, _parse, read_html_page
 from llmweb.fetch.html.threads import declares_thread
@@ -67,6 +68,29 @@ def test_a_forum_thread_gives_every_post_in_order() -> None:
     ).text
     where = [text.index(post[:60]) for _, _, post in POSTS]
     assert where == sorted(where)
+
+
+def test_a_forum_threads_poster_cards_leave_their_counts_out() -> None:
+    cards = "".join(
+        forum_post(i, *p).replace("</dd></dl>", f"</dd><dd>Joined: Mon Mar {i + 2}, 2015 6:38 pm</dd></dl>")
+        for i, p in enumerate(POSTS)
+    )
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{cards}</div>{FOOTER}'
+    text = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1").text
+    assert "Posts:" not in text and "Joined:" not in text
+    where = [text.index(post[:60]) for _, _, post in POSTS]
+    assert where == sorted(where)
+
+
+def test_a_poster_cards_terms_go_with_their_values_and_the_names_that_differ_stay() -> None:
+    card = (
+        '<div class="post"><div class="userinfo"><a class="username" href="/u/{0}">{0}</a><dl class="userstats">'
+        "<dt>Join Date</dt><dd>Aug 20{1:02}</dd><dt>Posts</dt><dd>8,1{1:02}</dd></dl></div><p>{2}</p></div>"
+    )
+    root = _parse(page("".join(card.format(author, i, post) for i, (author, _, post) in enumerate(POSTS))))
+    assert root is not None and drop_card_fields(root) == 4 * 4
+    text = root.text_content()
+    assert "Join Date" not in text and "8,1" not in text and all(author in text for author, _, _ in POSTS)
 
 
 def board_post(number: int, author: str, when: str, text: str) -> str:

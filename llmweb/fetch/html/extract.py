@@ -43,6 +43,7 @@ from trafilatura.settings import Extractor
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.bios import drop_author_bios
+from llmweb.fetch.html.cards import drop_card_fields
 from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
@@ -337,6 +338,10 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         posts = read_described_posts(root)
         if posts:
             fired.append("thread_json_ld")
+    # a thread without markup: the posters' cards beside its posts (.cards), before any reading;
+    # a manual's definition lists are its text (options and what they do)
+    if not (posts or documentation) and layers.card_fields and "<dl" in html and drop_card_fields(root):
+        fired.append("card_fields")
     region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links

@@ -1,0 +1,94 @@
+"""The poster's card beside each post of a forum thread: its statistics fields. Pure.
+
+Forum software without schema.org markup (phpBB, vBulletin, FluxBB) writes, beside every post,
+a card about its poster as a definition list: ``<dl class="postprofile">`` holding the name
+and ``<dd>Posts: 2630</dd>``, ``<dd>Joined: Wed Apr 24, 2019</dd>``, or ``<dt>Join
+Date</dt><dd>Aug 2004</dd>``. trafilatura, :mod:`.post_run` and a page read whole keep those
+fields as text: "Posts: 9179" under every reply, words no reader asked for (WCXB's reference
+texts keep the poster's name and the post's date, never the card's counts).
+
+The thread's own shape says which lines are fields: lists built alike (tag and first class
+name) repeated at least :data:`MIN_CARDS` times, short each, where the same label starts an
+entry in most of them ("Posts:" under every post); the poster's name differs from card to
+card and stays. An entry is labelled either by a short text and a colon ("Posts: 2630") or, in
+a list of several terms, by its term (``<dt>Posts</dt><dd>8,197</dd>``, the value going with
+it).
+
+WCXB dev's tuning part (bench/wcxb.py, layer ``card_fields``): fires on 7 of 998 pages, 5 change,
+all up: 3 phpBB and vBulletin threads (0.79 -> 0.83, 0.83 -> 0.86, 0.89 -> 0.90) and 2 shops'
+grids whose cards repeat each product as a hidden list of "Price", "Color"… (0.57 -> 0.77,
+0.76 -> 1.00); check part in aggregate: collection 0.7355 -> 0.7402, all 0.8616 -> 0.8621, no
+type lower. Not on a manual (extract.py): its definition lists are its text, options and what
+they do (one of the check part's documentation pages lost a little; a phpBB thread read as a
+manual, 0.68 -> 0.72, is left as it was). Lists (``<ul>``) of "Label: value" lines are not
+cards: on the tuning part they are articles' and products' text ("Processor: …" in a game's
+requirements) far more often.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from lxml.html import HtmlElement
+
+from llmweb.fetch.html.posts import shape_of
+
+MIN_CARDS = 3  # a thread's page: the opening post and two replies at least
+# a label is a field's when it starts an entry in this share of the cards at least (a poster
+# who wrote half the thread does not make their name a label)
+LABEL_SHARE = 0.8
+_MAX_CARD_WORDS = 60  # a card is short; a glossary's lists are not cards
+_MAX_LABEL_WORDS = 3
+_LABEL = re.compile(r"^\s*([^\W\d][\w .'-]{0,30}?)\s*:")
+_WORD = re.compile(r"\w+")
+_MAX_LISTS = 2_000  # a thread's page shows tens of posts; bounds a hostile page's cost
+
+
+def drop_card_fields(root: HtmlElement) -> int:
+    """Remove the fields of the posters' cards (the module's docstring) from ``root``; how many went."""
+    body = root.find("body")
+    if body is None:
+        return 0
+    groups: dict[tuple[str, str], list[HtmlElement]] = {}
+    for dl in body.iter("dl"):
+        if len(_WORD.findall(dl.text_content())) <= _MAX_CARD_WORDS:
+            groups.setdefault(shape_of(dl), []).append(dl)
+        if sum(len(g) for g in groups.values()) >= _MAX_LISTS:
+            break
+    dropped = 0
+    for cards in groups.values():
+        if len(cards) < MIN_CARDS:
+            continue
+        entries = [_entries(card) for card in cards]
+        seen = Counter(label for found in entries for label in {label for label, _ in found})
+        fields = {label for label, count in seen.items() if count >= max(MIN_CARDS, LABEL_SHARE * len(cards))}
+        for found in entries:
+            for label, elements in found:
+                if label in fields:
+                    for el in elements:
+                        if el.getparent() is not None:
+                            el.drop_tree()
+                            dropped += 1
+    return dropped
+
+
+def _entries(card: HtmlElement) -> list[tuple[str, list[HtmlElement]]]:
+    """A card's labelled entries: the label and the elements that hold the entry."""
+    children = [child for child in card if isinstance(child.tag, str)]
+    terms = sum(1 for child in children if child.tag == "dt")
+    found = []
+    for i, child in enumerate(children):
+        text = " ".join(child.text_content().split())
+        colon = _LABEL.match(text)
+        # a label and its value ("Posts: 2630"); a label alone ("Tip:") heads a manual's text
+        if colon and len(colon.group(1).split()) <= _MAX_LABEL_WORDS and text[colon.end() :].strip():
+            found.append((colon.group(1).lower(), [child]))
+        elif child.tag == "dt" and terms >= 2 and text and len(text.split()) <= _MAX_LABEL_WORDS:
+            values = []
+            for after in children[i + 1 :]:
+                if after.tag != "dd":
+                    break
+                values.append(after)
+            found.append((text.lower(), [child, *values]))
+    return found
