@@ -10,6 +10,7 @@ import itertools
 import json
 import re
 
+import numpy as np
 import pytest
 from pytest_httpserver import HTTPServer
 
@@ -149,6 +150,18 @@ def test_a_long_entrys_name_line_stays_with_its_description() -> None:
     assert first.startswith("- exception SystemExit\n  The call stops")
 
 
+def test_a_long_list_of_methods_is_cut_where_a_method_starts() -> None:
+    # one block, as Sphinx's markdown writes a class: its methods a nested list without blank lines
+    methods = [
+        f"  - method_{n}(value)\n    Set the value number {n} of the logger and return the old one."
+        for n in range(12)
+    ]
+    text = "- class logging.Logger\n" + "\n".join(methods)
+    spans = split_passages(text)
+    assert len(spans) > 1
+    assert all(text[s.start : s.end].startswith("  - method_") for s in spans[1:])
+
+
 def test_passages_cover_the_text_in_order_without_overlap() -> None:
     spans = split_passages(DOC)
     assert all(a.end <= b.start for a, b in itertools.pairwise(spans))
@@ -199,6 +212,15 @@ def test_a_polish_question_about_the_machine_or_statistics_asks_for_english_word
     asked = set(english.query_terms("Ile procesorów ma komputer i ile miejsca zostało na dysku?"))
     assert {"processor", "disk", "space"} <= asked
     assert "median" in english.query_terms("Jak policzyć medianę listy?")
+
+
+def test_a_polish_questions_function_words_ask_for_no_english_words() -> None:
+    english = Analyser("english")
+    asked = set(
+        english.query_terms("Jak dodać opcję do programu?")
+    )  # jak: how, as, like; do: to, until, milk
+    assert {"add", "option", "program"} <= asked
+    assert asked.isdisjoint(english.terms("like until milk"))
 
 
 def test_words_analysed_before_are_remembered_within_a_bound() -> None:
@@ -343,6 +365,66 @@ def test_among_pages_the_subject_a_page_repeats_does_not_outrank_its_answering_e
     )
     best = spans[int(scores.argmax())]
     assert REGEX_DOC[best.start : best.end].startswith("- re.sub(pattern, repl, string)")
+
+
+# An entry whose summary says what it does in its own words, and whose parameter table, a passage
+# of its own, shares the question's words; other entries share a few of them in their summaries.
+SUMMARY_DOC = "\n\n".join(
+    [
+        "# Logging",
+        _filler("introduction", 8),
+        "- logging.basicConfig(**kwargs)\n  Does basic configuration for the logging system. "
+        + _filler("configuration", 5),
+        "  | Format | Description |\n  | --- | --- |\n"
+        + "\n".join(
+            f"  | option_{n} | Send the log records to a file or to the console, setting {n}. |"
+            for n in range(6)
+        ),
+        "- logging.getLogger(name)\n  Return a logger that writes its records to a file. "
+        + _filler("loggers", 5),
+        "- logging.shutdown()\n  Flush and close the console handlers. " + _filler("shutdown", 5),
+    ]
+)
+
+
+def test_an_entrys_summary_ranks_with_its_passage_that_matches_the_question() -> None:
+    spans = split_passages(SUMMARY_DOC)
+    scores = rank_passages(SUMMARY_DOC, spans, "How do I send logging to a file or to the console?")
+    by_opening = {
+        SUMMARY_DOC[s.start : s.end].split("(")[0]: score for s, score in zip(spans, scores, strict=True)
+    }
+    assert by_opening["- logging.basicConfig"] == scores.max()
+
+
+# Examples that use the question's words and name the function they call; the function's entry
+# says what it does in other words.
+EXAMPLES_DOC = "\n\n".join(
+    [
+        "# Regular expression operations",
+        _filler("introduction", 8),
+        "- re.sub(pattern, repl, string)\n  Return the string obtained by replacing the leftmost "
+        "non-overlapping occurrences of pattern in string by repl. " + _filler("substitution", 5),
+        "- re.escape(pattern)\n  Escape special characters in pattern, so that it matches them as "
+        "a literal text. " + _filler("escaping", 5),
+        "## Examples",
+        _filler("examples", 4),
+        "### Text Munging",
+        "`sub()` replaces every match of a regular expression in a text with a string, as here, where "
+        "all matches in the text are replaced. " + _filler("munging", 3),
+        "### Finding Adverbs",
+        "A regular expression matches every adverb of a text; the matches of the regular expression "
+        "come back in a list. " + _filler("adverbs", 3),
+    ]
+)
+
+
+def test_an_entry_that_an_answering_example_names_ranks_next_to_it() -> None:
+    spans = split_passages(EXAMPLES_DOC)
+    scores = rank_passages(
+        EXAMPLES_DOC, spans, "How do I replace all matches of a regular expression in a text?"
+    )
+    order = [EXAMPLES_DOC[spans[i].start : spans[i].end] for i in np.argsort(-scores, kind="stable")]
+    assert order[0].startswith("### Text Munging") and order[1].startswith("- re.sub(")
 
 
 def test_only_a_heading_or_a_list_items_short_first_line_opens_an_entry() -> None:

@@ -179,6 +179,8 @@ class Analyser:
             english = Analyser("english")
             polish = _stemmer("polish")
             for word in _WORD.findall(query.lower()):
+                if word in _STOPWORDS:  # "jak" (how) is also "like", "do" (to) also "milk"
+                    continue
                 for meaning in glossary.english_for(polish.stemWord(word)):
                     own += english.terms(meaning)
         return list(dict.fromkeys(own))
