@@ -485,9 +485,9 @@ def test_a_note_after_an_articles_body_in_a_container_of_its_own_is_left_out() -
     assert SENTENCE.strip() in text
 
 
-def test_a_section_of_other_stories_after_an_articles_body_is_left_out() -> None:
-    # a news site's "Read this next" section under the article's wrappers: a labelled block of
-    # cards, each a linked headline, its date and a teaser, together longer than half the story
+def story_then_other_stories(head: str) -> str:
+    """A news site's "Read this next" section under the story's wrappers: a labelled block of
+    cards, each a linked headline, its date and a teaser, together longer than half the story."""
     teaser = (
         "Travellers flying through the region this winter will find new lounges and longer opening hours. "
     )
@@ -501,10 +501,55 @@ def test_a_section_of_other_stories_after_an_articles_body_is_left_out() -> None
         f'<div class="story">{PARAGRAPH * 4}</div></article></div></div>'
         f'<div class="news"><h3>Read this next</h3>{cards}</div></div>'
     )
-    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    return page(body, head)
+
+
+def test_a_section_of_other_stories_after_an_articles_body_is_left_out() -> None:
+    text = extract_page(story_then_other_stories('<meta property="og:type" content="article">')).text
     assert "new terminal" not in text
     assert "new lounges" not in text
     assert SENTENCE.strip() in text
+
+
+def test_a_section_of_other_stories_after_a_story_that_does_not_declare_itself_an_article_is_left_out() -> (
+    None
+):
+    text = extract_page(story_then_other_stories("")).text
+    assert "new terminal" not in text
+    assert "new lounges" not in text
+    assert SENTENCE.strip() in text
+
+
+SECTIONS = (
+    ("money", "Where the money goes and who decided it"),
+    ("parks", "Parks first: what the council chose to fund"),
+    ("libraries", "Libraries next, with longer opening hours"),
+    ("roads", "Roads last, and the repairs that must wait"),
+)
+
+
+def sectioned_article(contents: str) -> str:
+    """An article of four sections, each under a heading with an id, ``contents`` above them."""
+    sections = "".join(f'<h2 id="{key}">{heading}</h2>{PARAGRAPH}' for key, heading in SECTIONS)
+    body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH}{contents}{sections}</article>"
+    return page(body, '<meta property="og:type" content="article">')
+
+
+def test_an_articles_table_of_contents_goes_with_its_label() -> None:
+    links = "".join(f'<li><a href="#{key}">{heading}</a></li>' for key, heading in SECTIONS)
+    contents = f'<div class="callout"><h3><strong>In this story</strong></h3><ul>{links}</ul></div>'
+    text = extract_page(sectioned_article(contents)).text
+    assert "In this story" not in text
+    assert text.count("Where the money goes") == 1
+    assert "## Where the money goes and who decided it" in text  # the headings it linked to stay
+    assert SENTENCE.strip() in text
+
+
+def test_a_labelled_list_of_links_to_anchors_the_page_does_not_hold_stays() -> None:
+    # not a table of contents: its fragments name nothing on the page (a script's tabs, say)
+    links = "".join(f'<li><a href="#tab-{key}">{heading}</a></li>' for key, heading in SECTIONS)
+    tabs = f'<div class="callout"><h3><strong>In this story</strong></h3><ul>{links}</ul></div>'
+    assert "In this story" in extract_page(sectioned_article(tabs)).text
 
 
 def test_a_manuals_see_also_links_stay() -> None:

@@ -45,6 +45,7 @@ from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.bios import drop_author_bios
 from llmweb.fetch.html.cards import drop_card_fields
 from llmweb.fetch.html.carousels import priced_carousels
+from llmweb.fetch.html.contents import drop_tables_of_contents
 from llmweb.fetch.html.continuation import add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
@@ -364,6 +365,14 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("author_bios")
     if article and not posts and layers.trailing and drop_trailing_blocks(root):
         fired.append("trailing")
+    elif (
+        not (article or posts or documentation or manual)
+        and layers.trailing
+        and drop_trailing_blocks(root, near_blocks=False)
+    ):
+        fired.append("trailing")  # other stories after the body of a page that does not say it is an article
+    if article and not posts and layers.contents and drop_tables_of_contents(root):
+        fired.append("contents")
     lists_items = not (article or entry or documentation or posts) and layers.item_list
     thread = (
         not (posts or manual)

@@ -17,6 +17,7 @@ class Layers:
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
     author_bios: bool = True  # the author's biography below the text dropped (.bios)
     trailing: bool = True  # blocks after an article's body, beside its paragraphs' container (.trailing)
+    contents: bool = True  # an article's table of contents, links to its own sections, dropped (.contents)
     interleaved: bool = True  # headings, lists, tables dropped between kept paragraphs (.interleaved)
     boxes: bool = True  # boxes of prose dropped as furniture between kept paragraphs (.interleaved)
     panels: bool = True  # an accordion's collapsed panels shown (.panels)
