@@ -793,6 +793,36 @@ def test_a_shops_grid_gives_each_products_name_and_price_on_a_line() -> None:
     assert all(any(name in line and price in line for line in lines) for name, price in ACCESSORIES)
 
 
+HEADLAMPS = [
+    ("Spot 400 Headlamp", "$54.95", "2.7 ounces"), ("Astro 300 Headlamp", "$24.95", "2.65 ounces"),
+    ("Actik Core Headlamp", "$87.95", "3.1 ounces"), ("Iko Core Headlamp", "$99.95", "2.8 ounces"),
+    ("Storm 500-R Headlamp", "$79.95", "4.2 ounces"), ("Swift RL Headlamp", "$109.95", "3.5 ounces"),
+]  # fmt: skip
+
+
+def test_a_shops_grid_whose_cards_say_more_beside_their_links_gives_each_product_on_a_line() -> None:
+    # a card links its brand and name and says the rest beside them: its price, its rating in
+    # words, its specifications' names and values; its links hold less than a fifth of its text
+    cards = "".join(
+        f'<li class="product"><a href="/product/{i}"><img src="/i/{i}.jpg" alt=""><span>Lumen Co</span>'
+        f"<span>{name}</span></a><div>{price}</div><div>({i + 20}) {i + 20} reviews with an average "
+        f"rating of 4.{i} out of 5 stars</div><dl><dt>Max Light:</dt><dd>{300 + i} lumens</dd>"
+        f"<dt>Rechargeability:</dt><dd>Rechargeable</dd><dt>Weight With Batteries:</dt><dd>{weight}</dd>"
+        f"<dt>Beam Type:</dt><dd>Flood and spot</dd></dl></li>"
+        for i, (name, price, weight) in enumerate(HEADLAMPS)
+    )
+    body = (
+        f"<header>{NAV}</header><main><h1>Headlamps</h1><p>Light the trail ahead with a headlamp "
+        f"for running, camping and climbing.</p><ul class='grid'>{cards}</ul></main>{FOOTER}"
+    )
+    html = page(body, title="Headlamps | Example Outfitters")
+    lines = read_html_page(html, "https://outfitters.example/c/headlamps").text.split("\n")
+    assert all(
+        any(name in line and price in line and weight in line for line in lines)
+        for name, price, weight in HEADLAMPS
+    )
+
+
 SCIENCE_STORIES = [
     ("Teen sleep is getting wrecked by more than just phones", "March 6, 2026",
      "A two-decade study suggests that high school students sleep less every year."),
