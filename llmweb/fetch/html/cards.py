@@ -14,11 +14,11 @@ card and stays. An entry is labelled either by a short text and a colon ("Posts:
 a list of several terms, by its term (``<dt>Posts</dt><dd>8,197</dd>``, the value going with
 it).
 
-WCXB dev's tuning part (bench/wcxb.py, layer ``card_fields``): fires on 7 of 998 pages, 5 change,
-all up: 3 phpBB and vBulletin threads (0.79 -> 0.83, 0.83 -> 0.86, 0.89 -> 0.90) and 2 shops'
-grids whose cards repeat each product as a hidden list of "Price", "Color"… (0.57 -> 0.77,
-0.76 -> 1.00); check part in aggregate: collection 0.7355 -> 0.7402, all 0.8616 -> 0.8621, no
-type lower. Not on a manual (extract.py): its definition lists are its text, options and what
+WCXB dev's tuning part (bench/wcxb.py, layer ``card_fields``): 3 phpBB and vBulletin threads
+up (0.79 -> 0.83, 0.83 -> 0.86, 0.89 -> 0.90), none down. Not on a shop's cards (:func:`_priced`):
+their lists are the products' names, prices and specifications, which a listing's reader wants
+(issue 22); two shops' grids that scored higher without them (0.57 -> 0.77, 0.76 -> 1.00, their
+gold texts leave the products out) were given up for it. Not on a manual (extract.py): its definition lists are its text, options and what
 they do (one of the check part's documentation pages lost a little; a phpBB thread read as a
 manual, 0.68 -> 0.72, is left as it was). Lists (``<ul>``) of "Label: value" lines are not
 cards: on the tuning part they are articles' and products' text ("Processor: …" in a game's
@@ -32,6 +32,7 @@ from collections import Counter
 
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.carousels import PRICE
 from llmweb.fetch.html.posts import shape_of
 
 MIN_CARDS = 3  # a thread's page: the opening post and two replies at least
@@ -43,6 +44,7 @@ _MAX_LABEL_WORDS = 3
 _LABEL = re.compile(r"^\s*([^\W\d][\w .'-]{0,30}?)\s*:")
 _WORD = re.compile(r"\w+")
 _MAX_LISTS = 2_000  # a thread's page shows tens of posts; bounds a hostile page's cost
+_PRICED = 0.5  # lists beside a price in this share of the cards: a shop's cards, their specifications
 
 
 def drop_card_fields(root: HtmlElement) -> int:
@@ -58,7 +60,7 @@ def drop_card_fields(root: HtmlElement) -> int:
             break
     dropped = 0
     for cards in groups.values():
-        if len(cards) < MIN_CARDS:
+        if len(cards) < MIN_CARDS or _priced(cards):
             continue
         entries = [_entries(card) for card in cards]
         seen = Counter(label for found in entries for label in {label for label, _ in found})
@@ -71,6 +73,19 @@ def drop_card_fields(root: HtmlElement) -> int:
                             el.drop_tree()
                             dropped += 1
     return dropped
+
+
+def _priced(cards: list[HtmlElement]) -> bool:
+    """Whether most lists are a shop's cards: in a short box (:data:`_MAX_CARD_WORDS` twice at
+    most) with a price. Their lists are the products' fields ("Max Light: 300 lumens", "Price:
+    $108"), the text a reader of a listing wants, however alike their labels; a poster's card sits
+    beside a post, whose message may name a price but is seldom that short."""
+    shown = 0
+    for card in cards:
+        box = card.getparent()
+        text = "" if box is None else box.text_content()
+        shown += bool(PRICE.search(text)) and len(_WORD.findall(text)) <= 2 * _MAX_CARD_WORDS
+    return shown >= _PRICED * len(cards)
 
 
 def _entries(card: HtmlElement) -> list[tuple[str, list[HtmlElement]]]:

@@ -42,7 +42,7 @@ _MIN_CARDS = 3
 # a sign (the złoty's "zł" too) or a code that is not part of a longer word but may touch its
 # number: "EUR 9.30", "EUR9.30", "9,30PLN", "9,30 zł"
 _CURRENCY = r"(?:[$€£¥₹₩₽]|zł(?!\w)|(?<![A-Za-z])(?:USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|CNY|INR|SEK|NOK|DKK|PLN|CZK|BRL|MXN)(?![A-Za-z]))"
-_PRICE = re.compile(rf"{_CURRENCY}\s?\d|\d(?:[.,]\d+)?\s?{_CURRENCY}")
+PRICE = re.compile(rf"{_CURRENCY}\s?\d|\d(?:[.,]\d+)?\s?{_CURRENCY}")
 _OUTER_LISTS = etree.XPath(
     ".//ul[not(ancestor::ul or ancestor::ol)] | .//ol[not(ancestor::ul or ancestor::ol)]"
 )
@@ -61,6 +61,6 @@ def priced_carousels(region: HtmlElement) -> list[HtmlElement]:
             continue
         # each piece of an item's text on its own: a name's link and its price's span touch in the
         # markup ("kettle 2 l" + "USD 54.00" would read "lUSD")
-        if sum(1 for li in cards if _PRICE.search(" ".join(li.itertext()))) >= _PRICED * len(cards):
+        if sum(1 for li in cards if PRICE.search(" ".join(li.itertext()))) >= _PRICED * len(cards):
             found.append(listed)
     return found
