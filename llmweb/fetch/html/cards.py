@@ -18,9 +18,9 @@ WCXB dev's tuning part (bench/wcxb.py, layer ``card_fields``): 3 phpBB and vBull
 up (0.79 -> 0.83, 0.83 -> 0.86, 0.89 -> 0.90), none down. Not on a shop's cards (:func:`_priced`):
 their lists are the products' names, prices and specifications, which a listing's reader wants
 (issue 22); two shops' grids that scored higher without them (0.57 -> 0.77, 0.76 -> 1.00, their
-gold texts leave the products out) were given up for it. Not on a manual (extract.py): its definition lists are its text, options and what
-they do (one of the check part's documentation pages lost a little; a phpBB thread read as a
-manual, 0.68 -> 0.72, is left as it was). Lists (``<ul>``) of "Label: value" lines are not
+gold texts leave the products out) were given up for it. Not on a manual (extract.py): its
+definition lists are its text, options and what they do (one of the check part's documentation
+pages lost a little; a phpBB thread read as a manual, 0.68 -> 0.72, is left as it was). Lists (``<ul>``) of "Label: value" lines are not
 cards: on the tuning part they are articles' and products' text ("Processor: …" in a game's
 requirements) far more often.
 """
