@@ -1461,9 +1461,11 @@ RELATED_PRODUCTS = [
 ]
 
 
-def test_a_product_pages_carousel_of_other_products_is_left_out() -> None:
+@pytest.mark.parametrize("script_type", ["application/ld+json", "application/json"])
+def test_a_product_pages_carousel_of_other_products_is_left_out(script_type: str) -> None:
     # a shop's product page declares the one thing it sells (schema.org Product with an offer);
-    # the links inside its <main> are other products, not its items, as they are on a listing
+    # the links inside its <main> are other products, not its items, as they are on a listing.
+    # A theme may write that JSON-LD as application/json, for a script to copy into the head
     carousel = "".join(
         f'<li class="tile"><a href="/p/{i}"><span class="name">{name}</span> '
         f'<span class="price">{price}</span> <span class="stars">4.{i} out of 5 stars</span></a></li>'
@@ -1485,8 +1487,9 @@ def test_a_product_pages_carousel_of_other_products_is_left_out() -> None:
         "name": "Trail Runner 4 waterproof running shoe",
         "offers": {"@type": "Offer", "price": "129.95", "priceCurrency": "EUR"},
     }
+    head = f'<script type="{script_type}">{json.dumps(product)}</script>'
     text = read_html_page(
-        page(f"{NAV}{body}{FOOTER}", head=json_ld(product), title="Trail Runner 4 | Example Shop"),
+        page(f"{NAV}{body}{FOOTER}", head=head, title="Trail Runner 4 | Example Shop"),
         "https://shop.example/p/4",
     ).text
     assert "€129.95" in text and "recycled mesh" in text and "310 g" in text

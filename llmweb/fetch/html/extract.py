@@ -318,6 +318,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         and _NOSCRIPT.search(html) is not None
         and show_scriptless_thread(root)
     )
+    # a page selling one thing (.metadata) says so in its scripts' data, which _drop_unseen hides
+    product = declares_product(root, html)
     _drop_unseen(root, documentation=documentation)
     published = published_date(root, url)  # after: menus and footers hold other dates
     _drop_permalinks(root)
@@ -341,7 +343,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links
     manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
-    if manual and declares_product(root, html):
+    if manual and product:
         # a page selling one thing is its product's, whatever code its widgets show: read whole,
         # its main column's carousels and filters came along (WCXB dev's tuning part, 2 product
         # pages: 0.45 read whole, 0.49 through trafilatura)
@@ -368,7 +370,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     )
     # a page selling one thing: the links and cards beside it are other products, the comments
     # under it its reviews (read before write_list rewrites cards, microdata and all)
-    sells_one = (lists_items or bool(region) or thread) and declares_product(root, html)
+    sells_one = (lists_items or bool(region) or thread) and product
     # the page as it was before its grid became a list (a copy only where a grid was found), read
     # again in its place when the list's reading left out the prose it kept (_loses_prose)
     plain = None
