@@ -581,6 +581,52 @@ def test_a_product_page_keeps_its_specifications_when_justext_reads_only_its_rev
     assert all(f"{name}: {value}" in text for name, value in GUITAR_SPECS)
 
 
+MIC_SPECS = [
+    ("Capsule", '1" gold-plated'), ("Polar pattern", "cardioid"), ("Self-noise", "4 dBA"),
+    ("Sensitivity", "25 mV/Pa"), ("Maximum SPL", "142 dB"), ("Frequency response", "20 - 20,000 Hz"),
+    ("Sampling rate", "up to 192 kHz"), ("Outputs", "XLR and USB-C"), ("Power", "48 V phantom or 5 V USB"),
+    ("Housing", "black aluminium"), ("Dimensions", "190 x 50 mm"), ("Weight", "311 g"),
+]  # fmt: skip
+MIC_DESCRIPTION = [
+    ("A classic with an interface built in", "The studio condenser keeps the warm and detailed sound of the model "
+     "it follows and adds an audio interface of its own, so that it can be plugged into a computer without a mixer "
+     "in between. Its cardioid pattern picks up what is in front of it and leaves the room behind it quiet, and its "
+     "frequency response covers the whole range of human hearing."),
+    ("Quiet enough for whispers", "The capsule is large and sensitive, and its self-noise is among the lowest of "
+     "any microphone in its class, which means that soft voices and acoustic instruments come through clean. At the "
+     "other end it takes loud singers and guitar amplifiers without distortion, and the converter's floating point "
+     "output makes clipping in the recording nearly impossible."),
+    ("For beginners and for studios", "Everything needed to start recording is in the box: a shock mount with a pop "
+     "filter, a long cable for the mixer and a shorter one for the computer. Those who own a studio already can use "
+     "it as an analogue microphone through their preamps and keep the digital output for recording on the road."),
+    ("About the maker", "The company was founded in a garage forty years ago and still designs and builds its "
+     "microphones in the same city. Its first studio model became a classic that is made to this day, and the range "
+     "has grown to microphones for video, for podcasts and for the stage."),
+]  # fmt: skip
+
+
+def test_a_product_page_keeps_its_box_and_the_description_in_a_section_of_its_own() -> None:
+    # trafilatura reads the product's box (its column is the page's main content as its class
+    # names go), jusText the description's paragraphs below it and not the box: the product is both
+    specs = "".join(f"<li>{name}: {value}</li>" for name, value in MIC_SPECS)
+    description = "".join(f"<h2>{heading}</h2><p>{text}</p>" for heading, text in MIC_DESCRIPTION)
+    product = {
+        "@context": "https://schema.org", "@type": "Product", "name": "Studio Condenser 5",
+        "offers": {"@type": "Offer", "price": "199.00", "priceCurrency": "GBP"},
+    }  # fmt: skip
+    body = (
+        f"{NAV}<main><div class='product-main-content'><h1>Studio Condenser 5</h1>"
+        f"<h2>Large diaphragm condenser microphone</h2><ul>{specs}</ul><p>£199.00</p>"
+        f"<button>Add to basket</button></div><section class='rich-content'>{description}</section></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(product), title="Studio Condenser 5 – Example Music")
+    text = read_html_page(html, "https://music.example/condenser-5.htm").text
+    assert all(f"{name}: {value}" in text for name, value in MIC_SPECS)
+    assert "£199.00" in text
+    assert all(paragraph in text for _, paragraph in MIC_DESCRIPTION)
+    assert text.count(MIC_DESCRIPTION[1][1]) == 1
+
+
 KETTLE_DESCRIPTION = (
     "A stove-top kettle of brushed stainless steel with a heat-resistant handle and a whistle that sounds "
     "when the water boils. Its wide base heats quickly on gas, electric and induction hobs, and the spout's "
@@ -1469,9 +1515,11 @@ RELATED_PRODUCTS = [
 ]
 
 
-def test_a_product_pages_carousel_of_other_products_is_left_out() -> None:
+@pytest.mark.parametrize("script_type", ["application/ld+json", "application/json"])
+def test_a_product_pages_carousel_of_other_products_is_left_out(script_type: str) -> None:
     # a shop's product page declares the one thing it sells (schema.org Product with an offer);
-    # the links inside its <main> are other products, not its items, as they are on a listing
+    # the links inside its <main> are other products, not its items, as they are on a listing.
+    # A theme may write that JSON-LD as application/json, for a script to copy into the head
     carousel = "".join(
         f'<li class="tile"><a href="/p/{i}"><span class="name">{name}</span> '
         f'<span class="price">{price}</span> <span class="stars">4.{i} out of 5 stars</span></a></li>'
@@ -1493,8 +1541,9 @@ def test_a_product_pages_carousel_of_other_products_is_left_out() -> None:
         "name": "Trail Runner 4 waterproof running shoe",
         "offers": {"@type": "Offer", "price": "129.95", "priceCurrency": "EUR"},
     }
+    head = f'<script type="{script_type}">{json.dumps(product)}</script>'
     text = read_html_page(
-        page(f"{NAV}{body}{FOOTER}", head=json_ld(product), title="Trail Runner 4 | Example Shop"),
+        page(f"{NAV}{body}{FOOTER}", head=head, title="Trail Runner 4 | Example Shop"),
         "https://shop.example/p/4",
     ).text
     assert "€129.95" in text and "recycled mesh" in text and "310 g" in text

@@ -320,6 +320,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         and _NOSCRIPT.search(html) is not None
         and show_scriptless_thread(root)
     )
+    # a page selling one thing (.metadata) says so in its scripts' data, which _drop_unseen hides
+    product = declares_product(root, html)
     _drop_unseen(root, documentation=documentation)
     published = published_date(root, url)  # after: menus and footers hold other dates
     _drop_permalinks(root)
@@ -347,7 +349,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links
     manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
-    if manual and declares_product(root, html):
+    if manual and product:
         # a page selling one thing is its product's, whatever code its widgets show: read whole,
         # its main column's carousels and filters came along (WCXB dev's tuning part, 2 product
         # pages: 0.45 read whole, 0.49 through trafilatura)
@@ -382,7 +384,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     )
     # a page selling one thing: the links and cards beside it are other products, the comments
     # under it its reviews (read before write_list rewrites cards, microdata and all)
-    sells_one = (lists_items or bool(region) or thread) and declares_product(root, html)
+    sells_one = (lists_items or bool(region) or thread) and product
     # the page as it was before its grid became a list (a copy only where a grid was found), read
     # again in its place when the list's reading left out the prose it kept (_loses_prose)
     plain = None
@@ -471,8 +473,22 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             ):
                 body, body_chars = rescue, rescue_chars
                 fired.append("second_opinion")
+            elif (
+                # a product's box that jusText passes over, and the description it reads beside
+                # it: both are the product's (_join_opinion)
+                rescue_chars > JUSTEXT_RATIO * body_chars
+                and layers.joined_opinion
+                and body is not None
+                and _join_opinion(body, rescue)
+            ):
+                body_chars = _text_chars(body)
+                fired.append("joined_opinion")
         # after the readings of a short page: boxes read back lengthen a reading past their bounds
-        if layers.boxes and body is not None and not {"full_reading", "second_opinion"} & set(fired):
+        if (
+            layers.boxes
+            and body is not None
+            and not {"full_reading", "second_opinion", "joined_opinion"} & set(fired)
+        ):
             fuller = _with_boxes(root, url, body)
             if fuller is not None:
                 boxed = _text_chars(fuller) - body_chars
@@ -645,6 +661,9 @@ JUSTEXT_PAGE_SHARE = 0.2
 # a microphone's box 0.61 -> 0.29, whose description jusText had read with the reviews; product
 # 0.6103 -> 0.6178, the other types and the whole check part unchanged.
 SECOND_OPINION_HOLDS = 0.5
+# …and then its paragraphs are added after the fast reading (_join_opinion), those it does not
+# say already: a paragraph with this share of its words in the fast reading is said there
+JOIN_HELD = 0.5
 
 
 def _short_reading(chars: int, page_chars: int) -> bool:
@@ -796,6 +815,27 @@ def _passes_over(rescue: Any, body: Any, body_chars: int) -> bool:
     if body is None or body_chars < JUSTEXT_MIN_READING:
         return False
     return _words_held(body, rescue) < SECOND_OPINION_HOLDS
+
+
+def _join_opinion(body: Any, rescue: Any) -> bool:
+    """Add to the fast reading ``body`` of a page selling one thing the paragraphs of jusText's
+    reading ``rescue`` it lacks (under half of their words in it), after it; whether any were.
+
+    For a fast reading of the product's box (its name, facts and price) that jusText's reading
+    passes over (:func:`_passes_over`), where jusText read the product's description: trafilatura
+    chose the box's column as the page's main block, and a shop writes its description in a
+    section of its own below (a full-width "about this item" band). The box alone lost the
+    description; jusText's reading alone lost the box. WCXB dev's tuning part: fires on one page
+    (a microphone 0.29 -> 0.93, its description's five sections); the other types unchanged.
+    """
+    said = set(_WORD.findall(_TEXT(body).lower()))
+    added = False
+    for paragraph in list(rescue):
+        own = set(_WORD.findall(_TEXT(paragraph).lower()))
+        if own and len(own & said) < JOIN_HELD * len(own):
+            body.append(paragraph)
+            added = True
+    return added
 
 
 def _read_enough(reading_chars: int, page_chars: int) -> bool:

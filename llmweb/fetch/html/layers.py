@@ -26,6 +26,7 @@ class Layers:
     reviews: bool = True  # a product's run of customer reviews dropped (.reviews)
     full_reading: bool = True  # trafilatura's full reading of a short fast one Readability outreads
     second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
+    joined_opinion: bool = True  # a product's short reading and jusText's that passes over it, joined
     carousels: bool = True  # a main region's lists of priced links left links: other products (.carousels)
     item_list: bool = True  # a listing's repeated items read as a list, a line each (.listing)
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)

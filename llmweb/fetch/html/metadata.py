@@ -102,26 +102,35 @@ _JSON_LD_TYPE = r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?'
 _JSON_LD_PRODUCT = re.compile(_JSON_LD_TYPE + _PRODUCT_TYPES + '"')
 _JSON_LD_OFFER = re.compile(r'"offers"\s*:|' + _JSON_LD_TYPE + r'(?:Aggregate)?Offer"')
 _JSON_LD_LIST = re.compile(_JSON_LD_TYPE + _LIST_TYPES + '"')
+_JSON_LD_CONTEXT = re.compile(r'\s*\{\s*"@context"\s*:\s*"https?://schema\.org')
 _ITEMTYPES = etree.XPath("//*[@itemtype]/@itemtype")
 _MICRODATA_PRODUCT = re.compile(r"schema\.org/" + _PRODUCT_TYPES + r"$")
 _MICRODATA_OFFER = re.compile(r"schema\.org/(?:Aggregate)?Offer$")
 _MICRODATA_LIST = re.compile(r"schema\.org/" + _LIST_TYPES + r"$")
 
 
+def _json_ld(script: HtmlElement) -> str | None:
+    """A script's JSON-LD: an ``application/ld+json`` one's text, or an ``application/json`` one's
+    that opens with a schema.org ``@context`` (a shop's theme writes its Product's JSON-LD so, and
+    a script copies it into the head); else None. Other JSON (an app's state) is not looked at."""
+    kind = (script.get("type") or "").strip().lower()
+    text = script.text or ""
+    if kind == "application/ld+json" or (kind == "application/json" and _JSON_LD_CONTEXT.match(text)):
+        return text
+    return None
+
+
 def declares_product(root: HtmlElement, html: str) -> bool:
     """Whether the page says it sells one thing: a schema.org Product (or vehicle) with an offer,
-    in its JSON-LD or as the one product of its microdata, and no list of things.
+    in its JSON-LD or as the one product of its microdata, and no list of things. Its scripts'
+    data must be there: it is read before the reader renames them out of sight (.extract).
 
     Such a page is about that thing; the links around its details are other things (related
     products, "customers also viewed"), where on a listing or a category page they are its items.
     """
     if "schema.org" not in html:  # one substring search spares the tree searches on pages without data
         return False
-    blocks = [
-        script.text or ""
-        for script in root.iter("script")
-        if (script.get("type") or "").strip().lower() == "application/ld+json"
-    ]
+    blocks = [block for script in root.iter("script") if (block := _json_ld(script)) is not None]
     if any(_JSON_LD_LIST.search(block) for block in blocks):
         return False
     if any(_JSON_LD_PRODUCT.search(block) and _JSON_LD_OFFER.search(block) for block in blocks):
