@@ -664,6 +664,32 @@ def test_a_box_of_prose_between_an_articles_paragraphs_is_kept() -> None:
     )
 
 
+def test_a_slider_of_prose_after_a_named_heading_between_paragraphs_is_kept() -> None:
+    # a page builder's column beside the kept paragraphs: its heading's widget is named
+    # furniture first, and the slider of testimonials after it, which trafilatura drops for
+    # its "slide", was never looked at
+    column = (
+        '<div class="column"><div class="c-widget-heading"><h3>What our clients say</h3></div>'
+        '<div class="testimonial-slide"><p class="quote">The team rebuilt our bookkeeping in a '
+        "month and answered every question we had within the day. Our year-end close took two "
+        "days instead of two weeks, and our auditor noticed the difference. We have since moved "
+        "our payroll to them as well.</p>"
+        '<span class="name">Dana Whitfield, owner of a bakery</span></div></div>'
+    )
+    paragraphs = [
+        f"<p>Service paragraph {n}: we keep the books of small firms, from payroll to tax. {SENTENCE}</p>"
+        for n in range(4)
+    ]
+    body = f'<div class="page-text">{"".join(paragraphs[:2])}{column}{"".join(paragraphs[2:])}</div>'
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert "Our year-end close took two days instead of two weeks" in text
+    assert (
+        text.index("Service paragraph 1:")
+        < text.index("The team rebuilt our bookkeeping")
+        < text.index("Service paragraph 2:")
+    )
+
+
 CLOUDFLARE = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
 <h1 class="zone-name-title h1">example.com</h1>
