@@ -642,6 +642,14 @@ def test_an_article_in_two_blocks_keeps_the_headings_and_lists_of_both() -> None
     assert text.index("Countwise, in short.") < text.index("## 4. Tallyho") < text.index("Sumwise, in short.")
 
 
+def between_paragraphs(box: str, lead: str, words: str, holder: str) -> str:
+    """The text of an article whose ``holder`` div holds four paragraphs ("``lead`` n: ``words``
+    …") and ``box`` after the second."""
+    paragraphs = [f"<p>{lead} {n}: {words} {SENTENCE}</p>" for n in range(4)]
+    body = f'<div class="{holder}">{"".join(paragraphs[:2])}{box}{"".join(paragraphs[2:])}</div>'
+    return extract_page(page(body, '<meta property="og:type" content="article">')).text
+
+
 def test_a_box_of_prose_between_an_articles_paragraphs_is_kept() -> None:
     # a quote card inside the story: its class names an embed, which trafilatura drops as furniture
     card = (
@@ -650,12 +658,8 @@ def test_a_box_of_prose_between_an_articles_paragraphs_is_kept() -> None:
         "Residents can comment on each grant for thirty days before the money is paid out, and "
         "the department answers every comment in writing.</p></div>"
     )
-    paragraphs = [
-        f"<p>Council paragraph {n}: the budget vote went late into the night, as members argued. {SENTENCE}</p>"
-        for n in range(4)
-    ]
-    body = f'<div class="story-text">{"".join(paragraphs[:2])}{card}{"".join(paragraphs[2:])}</div>'
-    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    words = "the budget vote went late into the night, as members argued."
+    text = between_paragraphs(card, "Council paragraph", words, "story-text")
     assert "Residents can comment on each grant for thirty days" in text
     assert (
         text.index("Council paragraph 1:")
@@ -676,12 +680,8 @@ def test_a_slider_of_prose_after_a_named_heading_between_paragraphs_is_kept() ->
         "our payroll to them as well.</p>"
         '<span class="name">Dana Whitfield, owner of a bakery</span></div></div>'
     )
-    paragraphs = [
-        f"<p>Service paragraph {n}: we keep the books of small firms, from payroll to tax. {SENTENCE}</p>"
-        for n in range(4)
-    ]
-    body = f'<div class="page-text">{"".join(paragraphs[:2])}{column}{"".join(paragraphs[2:])}</div>'
-    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    words = "we keep the books of small firms, from payroll to tax."
+    text = between_paragraphs(column, "Service paragraph", words, "page-text")
     assert "Our year-end close took two days instead of two weeks" in text
     assert (
         text.index("Service paragraph 1:")
