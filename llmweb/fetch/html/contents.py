@@ -5,11 +5,12 @@ anchor on the same page ("#what-is-an-online-course"), sometimes twice (a sticky
 sidebar), often in a box under a label ("Table of contents"). trafilatura keeps many: a long
 page's list of short links passes its link-density test. The headings it repeats are in the
 text already, so the list only says them again (WCXB's reference texts mostly leave it out).
-The list goes with the box around it when that box holds only a short label besides. A list is a table of contents when it has three items or more, every item's text
-is in links to a fragment of the page, and half of those fragments at least name an element of
-the page (an id, or a named anchor): a list of links to other pages, or to anchors nothing
-answers, is something else. Only on pages that declare an article (extract.py): a product
-page's feature menu and a manual's "On this page" are read as they are.
+The list goes with the box around it when that box holds only a short label besides. A list is a
+table of contents when it has three items or more, every item's text is in links to a fragment
+of the page, and half of those fragments at least name an element of the page (an id, or a named
+anchor): a list of links to other pages, or to anchors nothing answers, is something else. Only
+on pages that declare an article (extract.py): a product page's feature menu and a manual's "On
+this page" are read as they are.
 
 WCXB dev's tuning part: fires on 34 pages (26 articles), changes 6 articles, +0.052 summed
 (a home-gym guide's numbered contents 0.973 -> 1.000; a fitness blog's -0.009, its gold text
