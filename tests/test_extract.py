@@ -352,6 +352,23 @@ def test_a_footer_inside_a_manuals_main_region_is_left_out() -> None:
     assert "last modified" not in read.text and "Edit this page" not in read.text
 
 
+def test_a_block_named_as_the_pages_footer_inside_a_manuals_main_region_is_left_out() -> None:
+    # MDN's shape: a <section> whose class says it is the article's footer, not a <footer> tag
+    footer = (
+        '<section class="content-section article-footer"><div class="article-footer__inner">'
+        "<h2>Help improve the manual</h2><p>This page was last modified on "
+        '<time datetime="2024-09-25">Sep 25, 2024</time> by <a href="/contributors.txt">the contributors</a>.</p>'
+        '<div><a href="https://git.example/docs/edit/netcfg.md">View this page on the forge</a> • '
+        '<a href="https://git.example/docs/issues/new">Report a problem with this content</a></div></div></section>'
+    )
+    html = manual("<p>Resolves names.</p>").replace('<div class="column">', '<main><div class="column">', 1)
+    html = html.replace("</body>", f"{footer}</main></body>", 1)
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert "Resolves names." in read.text
+    assert "last modified" not in read.text and "Report a problem" not in read.text
+
+
 def test_a_manuals_own_table_of_contents_is_left_out() -> None:
     # "Table of Contents" at the top of the column: each line a link to a section of the page
     names = ("Looking up a name", "Reading the settings", "Writing the settings")
