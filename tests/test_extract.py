@@ -226,6 +226,42 @@ def manual(entry: str) -> str:
     )
 
 
+def test_a_code_blocks_label_naming_its_language_is_left_to_the_fence() -> None:
+    # MDN's examples: a header above each block saying "js", which the fence says already
+    entry = (
+        '<div class="code-example"><div class="example-header"><span class="language-name">js</span></div>'
+        '<pre class="brush: js notranslate"><code>const address = netcfg.lookup("example.org");</code></pre></div>'
+    )
+    read = extract_page(manual(entry))
+    assert "code_labels" in read.fired
+    assert '```js\nconst address = netcfg.lookup("example.org");\n```' in read.text
+    assert "js" not in read.text.split("\n")
+
+
+def test_a_code_header_naming_its_language_beside_a_copy_button_is_left_out() -> None:
+    # Microsoft Learn's shape: "Python" and a Copy button above the code
+    code = "for host in hosts:\n    print(netcfg.lookup(host))"
+    entry = (
+        '<div class="codeHeader"><span class="language">Python</span>'
+        '<button type="button"><span>Copy</span></button></div>'
+        f'<pre><code class="lang-python">{code}</code></pre>'
+    )
+    read = extract_page(manual(entry))
+    assert f"```python\n{code}\n```" in read.text
+    assert "Python" not in read.text.split("\n")
+
+
+def test_a_section_headed_by_the_language_of_its_code_keeps_its_heading() -> None:
+    entry = (
+        "<h4>Python</h4>"
+        '<pre><code class="language-python">address = netcfg.lookup("example.org")</code></pre>'
+        "<h4>Shell</h4>"
+        '<pre><code class="language-shell">netcfg lookup example.org</code></pre>'
+    )
+    text = extract_page(manual(entry)).text
+    assert "#### Python" in text.split("\n") and "#### Shell" in text.split("\n")
+
+
 def test_a_version_line_beside_an_api_entry_is_kept_on_its_own_line() -> None:
     entry = '<div class="api-meta"><span>Added in: v0.5.8</span></div>'
     assert "Added in: v0.5.8" in extract_page(manual(entry)).text.split("\n")
@@ -314,6 +350,23 @@ def test_a_footer_inside_a_manuals_main_region_is_left_out() -> None:
     assert "manual" in read.fired
     assert "Resolves names." in read.text
     assert "last modified" not in read.text and "Edit this page" not in read.text
+
+
+def test_a_block_named_as_the_pages_footer_inside_a_manuals_main_region_is_left_out() -> None:
+    # MDN's shape: a <section> whose class says it is the article's footer, not a <footer> tag
+    footer = (
+        '<section class="content-section article-footer"><div class="article-footer__inner">'
+        "<h2>Help improve the manual</h2><p>This page was last modified on "
+        '<time datetime="2024-09-25">Sep 25, 2024</time> by <a href="/contributors.txt">the contributors</a>.</p>'
+        '<div><a href="https://git.example/docs/edit/netcfg.md">View this page on the forge</a> • '
+        '<a href="https://git.example/docs/issues/new">Report a problem with this content</a></div></div></section>'
+    )
+    html = manual("<p>Resolves names.</p>").replace('<div class="column">', '<main><div class="column">', 1)
+    html = html.replace("</body>", f"{footer}</main></body>", 1)
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert "Resolves names." in read.text
+    assert "last modified" not in read.text and "Report a problem" not in read.text
 
 
 def test_a_manuals_own_table_of_contents_is_left_out() -> None:

@@ -325,10 +325,12 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     _drop_unseen(root, documentation=documentation)
     published = published_date(root, url)  # after: menus and footers hold other dates
     _drop_permalinks(root)
+    fired: list[str] = ["streamed"] if streamed else []
+    if layers.code_labels and "<pre" in html and _drop_language_labels(root):
+        fired.append("code_labels")
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
     if "<code" in html:
         _flatten_nested_code(root)
-    fired: list[str] = ["streamed"] if streamed else []
     one_post = ""  # the reading post_run widened with its run's other members, for the landing test
     boxed = 0  # characters the boxes read back added (.interleaved), which the landing test leaves out
     # a thread whose markup says where each post is (.posts) is read post by post
@@ -1093,6 +1095,45 @@ def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
         placeholder.tail = pre.tail
         parent.replace(pre, placeholder)
     return codes
+
+
+# A code block's header that names its language ("js" above MDN's examples, "Python" beside
+# Microsoft Learn's Copy button): the fence says it already (```js), and the label read as a
+# line of text of its own was a word the page's text lacks, before every example.
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_LABEL_LEVELS = 2  # the block's wrappers it may open, as the first thing in each
+
+
+def _drop_language_labels(root: HtmlElement) -> bool:
+    """Drop the element just before each outermost <pre> (or before a wrapper it opens) whose
+    visible text, buttons left out, is the language the code block is read as; whether any was."""
+    dropped = False
+    for pre in list(root.iter("pre")):
+        language = _code_language(pre)
+        if not language or any(a.tag == "pre" for a in pre.iterancestors()):
+            continue
+        node = pre
+        for _ in range(_LABEL_LEVELS + 1):
+            label = node.getprevious()
+            while label is not None and not isinstance(label.tag, str):
+                label = label.getprevious()
+            if label is not None:
+                if _label_text(label).casefold() == language.casefold():
+                    label.drop_tree()
+                    dropped = True
+                break
+            if (node.text or "").strip() or node.getparent() is None:
+                break
+            node = node.getparent()
+            if (node.text or "").strip():
+                break
+    return dropped
+
+
+def _label_text(el: HtmlElement) -> str:
+    if el.tag == "pre" or el.tag in _HEADING_TAGS:  # a section headed "Python" is the page's outline
+        return ""
+    return "".join("".join(el.xpath(".//text()[not(ancestor::button)]")).split())
 
 
 def _new_marker() -> str:

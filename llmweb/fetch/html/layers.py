@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, replace
 
 @dataclass(frozen=True)
 class Layers:
+    code_labels: bool = True  # a code block's label naming its language dropped: its fence says it
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
     author_bios: bool = True  # the author's biography below the text dropped (.bios)
