@@ -743,6 +743,39 @@ def test_a_slider_of_prose_after_a_named_heading_between_paragraphs_is_kept() ->
     )
 
 
+def _service_section(topic: str, items: list[str]) -> str:
+    listed = "".join(f"<li>{item}</li>" for item in items)
+    return (
+        f'<section class="subject"><div class="subject-content"><h2>{topic}</h2>'
+        f"<p>Our tutors cover {topic.lower()} from the first lesson to the final exam, one student "
+        f"at a time, with a plan written for each of them. {SENTENCE}</p>"
+        f'<ul class="subject-list">{listed}</ul></div></section>'
+    )
+
+
+def test_a_landing_pages_headings_and_lists_between_its_paragraphs_in_its_main_are_kept() -> None:
+    # a service page of sections, each a heading, a paragraph and a list, whose paragraphs have
+    # no parent in common below its <main>: trafilatura read a small box above it and recovered
+    # the paragraphs one by one, dropping every heading and list between them
+    hero = (
+        '<div class="text"><strong>Elementary and middle school students</strong>'
+        "<p>Build strong foundations and confidence early on.</p></div>"
+    )
+    sections = "".join(
+        _service_section(topic, [f"{topic} level {n}" for n in range(1, 6)])
+        for topic in ("Algebra", "Geometry", "Statistics", "Calculus")
+    )
+    body = f'{hero}<main class="container" role="main">{sections}</main>'
+    text = extract_page(page(body, title="Math tutoring online")).text
+    assert "## Geometry" in text
+    assert "- Statistics level 3" in text
+    assert (
+        text.index("Our tutors cover algebra")
+        < text.index("## Geometry")
+        < text.index("Our tutors cover geometry")
+    )
+
+
 CLOUDFLARE = """<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
 <meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">
 <h1 class="zone-name-title h1">example.com</h1>
