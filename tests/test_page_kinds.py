@@ -307,6 +307,21 @@ def test_a_quote_of_something_else_than_the_thread_stays_in_the_reply() -> None:
     assert manual in text
 
 
+def test_a_quote_a_reply_writes_as_an_aside_stays_in_the_reply() -> None:
+    # Discourse's shape: a quote of another topic, an <aside> around a <blockquote>
+    quoted = (
+        "Each light has a trigger of its own in the configuration file, and setting it to none turns that "
+        "light off until the next boot, whatever the firmware did before."
+    )
+    quote = (
+        f'<aside class="quote" data-topic="58018"><div class="title">someone:</div><blockquote><p>{quoted}</p>'
+        "</blockquote></aside>"
+    )
+    text = read_html_page(marked_thread(quote=quote), "https://forum.example/t/lights/1").text
+    assert quoted in text
+    assert POSTS[3][2] in text
+
+
 def test_a_post_nested_in_another_posts_text_is_read_once() -> None:
     nested = "".join(
         f'<div itemscope itemtype="https://schema.org/Comment"><b itemprop="author">{author}</b>'
