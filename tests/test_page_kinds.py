@@ -322,6 +322,21 @@ def test_a_quote_a_reply_writes_as_an_aside_stays_in_the_reply() -> None:
     assert POSTS[3][2] in text
 
 
+def test_a_links_preview_inside_a_post_is_left_out() -> None:
+    # Discourse's "onebox": the linked page's title and description, an <aside> around an <article>
+    preview = (
+        '<aside class="onebox allowlistedgeneric" data-onebox-src="https://docs.example/config">'
+        '<header class="source"><a href="https://docs.example/config">docs.example</a></header>'
+        '<article class="onebox-body"><h3><a href="https://docs.example/config">Configuration file reference'
+        "</a></h3><p>Every parameter of the board's configuration file, with its default value and the "
+        "firmware release that added it.</p></article></aside>"
+    )
+    text = read_html_page(marked_thread(quote=preview), "https://forum.example/t/lights/1").text
+    assert "Configuration file reference" not in text
+    assert "default value" not in text
+    assert POSTS[3][2] in text
+
+
 def test_a_post_nested_in_another_posts_text_is_read_once() -> None:
     nested = "".join(
         f'<div itemscope itemtype="https://schema.org/Comment"><b itemprop="author">{author}</b>'

@@ -14,6 +14,8 @@ Around that:
   the marked posts' shape beside them (:func:`_unmarked_twins`);
 - the comments under a Q&A page's question and answers are asides, left out;
 - a reply's quote of an earlier post is left out (the earlier post stands);
+- an author line's date is the one the page shows beside the post, where the post's date
+  property is a timestamp only (:func:`_shown_dates`);
 - a thread whose markup marks no post but whose JSON-LD lists them (Invision Community; a
   comment tree nested reply in reply; a Q&A page's question and answers after Google's QAPage
   format) is read from that list when the page shows those posts (:func:`read_described_posts`).
