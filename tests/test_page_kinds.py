@@ -274,6 +274,19 @@ def test_an_opening_post_described_only_in_json_ld_is_read_from_the_container_it
     assert text.index(POSTS[0][2]) < text.index(POSTS[1][2])
 
 
+def test_a_posts_date_given_as_a_timestamp_is_written_as_the_page_shows_it() -> None:
+    # the date property a <meta> holding a timestamp, the date shown beside it a <time> of the same
+    # instant written another way (-0500 against -05:00)
+    thread = re.sub(
+        r'<time class="u-dt" itemprop="datePublished" datetime="2023-12-2(\d)T10:00:00\+0000">',
+        r'<meta itemprop="datePublished" content="2023-12-2\1T05:00:00-05:00">'
+        r'<time class="u-dt" datetime="2023-12-2\1T05:00:00-0500">',
+        marked_thread(),
+    )
+    text = read_html_page(thread, "https://forum.example/threads/lights.1/").text
+    assert author_lines_in(text) == [(author, when) for author, when, _ in POSTS]
+
+
 def test_a_reply_quoting_an_earlier_post_does_not_repeat_it() -> None:
     quote = (
         f'<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">{POSTS[1][0]} said:'
@@ -292,6 +305,36 @@ def test_a_quote_of_something_else_than_the_thread_stays_in_the_reply() -> None:
     quote = f"<blockquote><p>{manual}</p></blockquote>"
     text = read_html_page(marked_thread(quote=quote), "https://forum.example/threads/lights.1/").text
     assert manual in text
+
+
+def test_a_quote_a_reply_writes_as_an_aside_stays_in_the_reply() -> None:
+    # Discourse's shape: a quote of another topic, an <aside> around a <blockquote>
+    quoted = (
+        "Each light has a trigger of its own in the configuration file, and setting it to none turns that "
+        "light off until the next boot, whatever the firmware did before."
+    )
+    quote = (
+        f'<aside class="quote" data-topic="58018"><div class="title">someone:</div><blockquote><p>{quoted}</p>'
+        "</blockquote></aside>"
+    )
+    text = read_html_page(marked_thread(quote=quote), "https://forum.example/t/lights/1").text
+    assert quoted in text
+    assert POSTS[3][2] in text
+
+
+def test_a_links_preview_inside_a_post_is_left_out() -> None:
+    # Discourse's "onebox": the linked page's title and description, an <aside> around an <article>
+    preview = (
+        '<aside class="onebox allowlistedgeneric" data-onebox-src="https://docs.example/config">'
+        '<header class="source"><a href="https://docs.example/config">docs.example</a></header>'
+        '<article class="onebox-body"><h3><a href="https://docs.example/config">Configuration file reference'
+        "</a></h3><p>Every parameter of the board's configuration file, with its default value and the "
+        "firmware release that added it.</p></article></aside>"
+    )
+    text = read_html_page(marked_thread(quote=preview), "https://forum.example/t/lights/1").text
+    assert "Configuration file reference" not in text
+    assert "default value" not in text
+    assert POSTS[3][2] in text
 
 
 def test_a_post_nested_in_another_posts_text_is_read_once() -> None:
@@ -339,6 +382,18 @@ def test_a_thread_whose_json_ld_lists_its_posts_gives_each_under_its_author_line
     assert [author for author, _ in author_lines_in(text)] == [author for author, _, _ in POSTS]
     where = [text.index(post) for _, _, post in POSTS]
     assert where == sorted(where)
+
+
+def test_a_json_ld_posts_date_is_written_as_the_page_shows_it_and_an_age_leaves_the_day() -> None:
+    thread = described_thread(shown=True)
+    for i, (_, when, _) in enumerate(POSTS):
+        # a long and a short form, one hidden by a style sheet; the opening post shows only its age
+        shown = "<span>1 yr</span>" if i == 0 else f"<span>{when}</span><span>1 yr</span>"
+        thread = thread.replace(
+            f"Posted {when}", f'Posted <time datetime="2023-12-2{i}T10:00:00Z">{shown}</time>'
+        )
+    text = read_html_page(thread, "https://community.example/topic/1").text
+    assert author_lines_in(text) == [(POSTS[0][0], "2023-12-20"), *(post[:2] for post in POSTS[1:])]
 
 
 def test_posts_listed_in_json_ld_that_the_page_does_not_show_are_not_read_as_its_thread() -> None:

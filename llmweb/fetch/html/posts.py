@@ -14,6 +14,8 @@ Around that:
   the marked posts' shape beside them (:func:`_unmarked_twins`);
 - the comments under a Q&A page's question and answers are asides, left out;
 - a reply's quote of an earlier post is left out (the earlier post stands);
+- an author line's date is the one the page shows beside the post, where the post's date
+  property is a timestamp only (:func:`_shown_dates`);
 - a thread whose markup marks no post but whose JSON-LD lists them (Invision Community; a
   comment tree nested reply in reply; a Q&A page's question and answers after Google's QAPage
   format) is read from that list when the page shows those posts (:func:`read_described_posts`).
@@ -30,8 +32,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from lxml import etree
@@ -58,7 +61,8 @@ class _Post:
     kind: str  # its schema.org type, or UNMARKED
     item: HtmlElement  # the post's container
     body: HtmlElement  # its text
-    author_line: str
+    author: HtmlElement | None  # the element holding its author's name
+    dated: HtmlElement | None  # the element holding its date
 
 
 UNMARKED = "unmarked"  # a post container shaped like its marked siblings, without markup of its own
@@ -81,6 +85,7 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
         return ""
     blocks = []
     said: set[int] = set()  # the word runs of the posts before, hashed
+    shown = _shown_dates(root)
     for post in posts:
         tree = manual_body(post.body)
         for quote in list(tree.iter("quote")):
@@ -89,7 +94,8 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
         if len(said) < MAX_SAID_RUNS:
             said.update(_runs(_words(tree)))
         text = render_markdown(tree, codes)
-        blocks.append(f"{post.author_line}\n\n{text}" if post.author_line else text)
+        author_line = _author_line(post.author, post.dated, shown)
+        blocks.append(f"{author_line}\n\n{text}" if author_line else text)
     return "\n\n".join(block for block in blocks if block.strip())
 
 
@@ -138,6 +144,9 @@ def _outermost(posts: list[_Post]) -> list[_Post]:
 # A quote is a post quoting an earlier one when most of its runs of this many words were
 # said before in the thread: it is dropped, the earlier post stands (WCXB dev, tuning part:
 # dropping every quote cost answers that quote documentation; 8 words rarely repeat by chance).
+# WCXB's references disagree (XenForo threads keep such quotes on some sites, leave them out on
+# others): keeping them all, measured on 76de780's tuning part, took forum 0.8322 -> 0.8220
+# (7 threads up by at most 0.06, 11 down by up to 0.30).
 QUOTE_RUN_WORDS = 8
 QUOTE_REPEATED_SHARE = 0.5
 # the runs remembered, at most: a quote of a thread's later pages of text stays (bounds memory)
@@ -177,7 +186,7 @@ def _marked_posts(root: HtmlElement) -> Iterator[_Post]:
         body = next(_properties(el, _BODY_PROPERTIES), None)
         if body is not None:
             author, date = _author_and_date(el)
-            yield _Post(kind, el, body, _author_line(author, date))
+            yield _Post(kind, el, body, author, date)
 
 
 def _unmarked_twins(marked: list[_Post]) -> list[_Post]:
@@ -213,7 +222,7 @@ def _unmarked_twins(marked: list[_Post]) -> list[_Post]:
                 continue
             twin_author = follow_path(sibling, path_of(post.item, author)) if author is not None else None
             twin_date = follow_path(sibling, path_of(post.item, date)) if date is not None else None
-            twins.append(_Post(UNMARKED, sibling, body, _author_line(twin_author, twin_date)))
+            twins.append(_Post(UNMARKED, sibling, body, twin_author, twin_date))
     return twins
 
 
@@ -290,16 +299,61 @@ def _author_and_date(item: HtmlElement) -> tuple[HtmlElement | None, HtmlElement
     return author, next(_properties(item, _DATE_PROPERTIES), None)
 
 
-def _author_line(author: HtmlElement | None, dated: HtmlElement | None) -> str:
+def _author_line(author: HtmlElement | None, dated: HtmlElement | None, shown: Mapping[object, str]) -> str:
     """``**name** · date``, or what of it the post shows."""
     name = _value(author)[:_MAX_AUTHOR_CHARS] if author is not None else ""
     date = ""
     if dated is not None:
-        shown = " ".join(dated.text_content().split())
         stamp = (dated.get("datetime") or dated.get("content") or "").strip()
-        iso = _ISO_DATE.match(stamp)
-        date = (shown or (iso.group(1) if iso else stamp))[:_MAX_AUTHOR_CHARS]
+        date = (" ".join(dated.text_content().split()) or _shown_date(stamp, shown))[:_MAX_AUTHOR_CHARS]
     return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
+
+
+_DATED = etree.XPath("//body//time[@datetime]")
+_MAX_SHOWN_DATE_CHARS = 40  # "Jan 14, 2024 at 9:50 PM"; longer is a sentence, not a date
+
+
+def _shown_dates(root: HtmlElement) -> dict[object, str]:
+    """The date each ``<time datetime>`` of the page shows, by the instant it stands for.
+
+    A post's date property is often a ``<meta>`` (or its JSON-LD's ``dateCreated``) holding a
+    timestamp, while the page shows the same instant beside the post as a ``<time>`` a reader
+    sees ("Jan 14, 2024", "June 14, 2024"); the author line takes that text, as a reader (and
+    WCXB's reference texts) has it. Its first text is taken: a ``<time>`` holding a long and a
+    short form ("June 14, 2024" "1 yr", one hidden by a style sheet) shows the long one first.
+    Only a text naming the instant's year is a date: an age ("1 yr", "Yesterday at 3:12 PM")
+    leaves the ISO day in place.
+    """
+    shown: dict[object, str] = {}
+    for el in _DATED(root):
+        text = next((" ".join(part.split()) for part in el.itertext() if part.strip()), "")
+        instant = _instant(el.get("datetime") or "")
+        if not text or len(text) > _MAX_SHOWN_DATE_CHARS or instant in shown:
+            continue
+        # a date, not an age: "1 yr", "2d", "Yesterday" say nothing once the page is read later
+        if isinstance(instant, datetime) and str(instant.year) not in text:
+            continue
+        shown[instant] = text
+    return shown
+
+
+def _instant(stamp: str) -> object:
+    """The instant a timestamp stands for (the same one written "-05:00", "-0500" or in UTC), or
+    the timestamp itself when it does not parse."""
+    try:
+        return datetime.fromisoformat(stamp.strip())
+    except ValueError:
+        return stamp.strip()
+
+
+def _shown_date(stamp: str, shown: Mapping[object, str]) -> str:
+    """What the page shows for the timestamp ``stamp``, or its ISO day when the page shows none."""
+    if not stamp:
+        return ""
+    if (text := shown.get(_instant(stamp))) is not None:
+        return text
+    iso = _ISO_DATE.match(stamp.strip())
+    return iso.group(1) if iso else stamp
 
 
 def _text(el: HtmlElement) -> str:
@@ -327,7 +381,10 @@ def read_described_posts(root: HtmlElement) -> str:
     has is no reading of its page (a site that lists the top few answers and shows them all).
     """
     posts = _described_posts(root)
-    described = [(_author_line_of(post), _paragraphs(post)) for post in posts]
+    if not posts:
+        return ""
+    shown = _shown_dates(root)
+    described = [(_author_line_of(post, shown), _paragraphs(post)) for post in posts]
     described = [(line, paragraphs) for line, paragraphs in described if paragraphs]
     if len(described) < MIN_POSTS:
         return ""
@@ -418,14 +475,13 @@ def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [] if value is None else [value]
 
 
-def _author_line_of(post: dict[str, Any]) -> str:
+def _author_line_of(post: dict[str, Any], shown: Mapping[object, str]) -> str:
     author = next(iter(_as_list(post.get("author"))), None)
     name = author.get("name") if isinstance(author, dict) else author
     name = " ".join(name.split())[:_MAX_AUTHOR_CHARS] if isinstance(name, str) else ""
     stamp = post.get("dateCreated") or post.get("datePublished")
-    iso = _ISO_DATE.match(stamp.strip()) if isinstance(stamp, str) else None
-    date = iso.group(1) if iso else ""
-    return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
+    date = _shown_date(stamp, shown) if isinstance(stamp, str) and _ISO_DATE.match(stamp.strip()) else ""
+    return " · ".join(part for part in (f"**{name}**" if name else "", date[:_MAX_AUTHOR_CHARS]) if part)
 
 
 def _paragraphs(post: dict[str, Any]) -> list[str]:
