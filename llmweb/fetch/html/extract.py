@@ -310,7 +310,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     entry = not article and marks_one_entry(root, html)
     documentation = not article and looks_like_documentation(html)
     # first: a streamed part is a hidden <div> until it is moved, and its placeholder a <template>
-    streamed = layers.streamed and may_hold_streamed_parts(html) and place_streamed_parts(root)
+    streamed = layers.streamed and may_hold_streamed_parts(root, html) and place_streamed_parts(root)
     declared_thread = declares_thread(html)  # one search of the whole HTML, used thrice
     # a thread written for browsers without scripts (.posts), before <noscript> goes as furniture;
     # its marked posts declare it (a first post that opens a thread is of a declaring type)
@@ -326,7 +326,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     published = published_date(root, url)  # after: menus and footers hold other dates
     _drop_permalinks(root)
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
-    if "<code" in html:
+    if root.find(".//code") is not None and "<code" in html:  # the tree's test first: a tag's is in C
         _flatten_nested_code(root)
     fired: list[str] = ["streamed"] if streamed else []
     one_post = ""  # the reading post_run widened with its run's other members, for the landing test
@@ -343,7 +343,13 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             fired.append("thread_json_ld")
     # a thread without markup: the posters' cards beside its posts (.cards), before any reading;
     # a manual's definition lists are its text (options and what they do)
-    if not (posts or documentation) and layers.card_fields and "<dl" in html and drop_card_fields(root):
+    if (
+        not (posts or documentation)
+        and layers.card_fields
+        and root.find(".//dl") is not None  # the tree's test first: a tag's is in C
+        and "<dl" in html
+        and drop_card_fields(root)
+    ):
         fired.append("card_fields")
     region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
     if not region and not posts and not article:
@@ -1052,13 +1058,18 @@ def _keep_swallowed_text(root: HtmlElement) -> None:
 
 
 _PERMALINK_TEXT = frozenset({"¶", "#", "§", "🔗"})
+_PERMALINK_CHARS = max(map(len, _PERMALINK_TEXT))
 _PERMALINK_CLASS = re.compile(r"\b(headerlink|hash-link|anchor-link|anchorjs-link)\b")
 
 
 def _drop_permalinks(root: HtmlElement) -> None:
     """Remove the "¶" anchors docs generators put in every heading."""
     for a in list(root.iter("a")):
-        if _PERMALINK_CLASS.search(a.get("class") or "") or a.text_content().strip() in _PERMALINK_TEXT:
+        if _PERMALINK_CLASS.search(a.get("class") or "") or (
+            # a link's own text is in its whole text: one longer than a permalink's is none (most
+            # links, whose whole text is not built)
+            len((a.text or "").strip()) <= _PERMALINK_CHARS and a.text_content().strip() in _PERMALINK_TEXT
+        ):
             a.drop_tree()
 
 
@@ -1071,10 +1082,13 @@ _NOT_LANGUAGES = frozenset({"default", "none", "text", "plaintext", "notranslate
 def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
     """Swap each outermost <pre> for a placeholder paragraph; return the blocks taken out."""
     # a page cannot forge a placeholder it does not know: a random marker, checked once
-    # (extending a fixed one until the page lacked it was quadratic in a page of its letters)
+    # (extending a fixed one until the page lacked it was quadratic in a page of its letters),
+    # and only on a page with code to protect: a search of the whole page, which most pages
+    # (no <pre>, so no placeholder to find) were spared
     marker = _new_marker()
-    while marker in html:
-        marker = _new_marker()
+    if root.find(".//pre") is not None:
+        while marker in html:
+            marker = _new_marker()
     codes = CodeBlocks(marker, [])
     for pre in list(root.iter("pre")):
         parent = pre.getparent()
