@@ -80,7 +80,7 @@ def declares_article(root: HtmlElement) -> bool:
 # front page or a thread written by WordPress (each reply a post) holds several
 # (a substring test in XPath, the class's words in Python: a word test in XPath, concat() and
 # normalize-space() on every element, took 12 ms a page)
-_MAY_BE_ENTRIES = etree.XPath("//*[contains(@class, 'hentry') or contains(@class, 'h-entry')]")
+_MAY_BE_ENTRIES = etree.XPath("//@class[contains(., 'hentry') or contains(., 'h-entry')]/..")
 _ENTRY_CLASSES = frozenset({"hentry", "h-entry"})
 
 
@@ -103,7 +103,7 @@ _JSON_LD_PRODUCT = re.compile(_JSON_LD_TYPE + _PRODUCT_TYPES + '"')
 _JSON_LD_OFFER = re.compile(r'"offers"\s*:|' + _JSON_LD_TYPE + r'(?:Aggregate)?Offer"')
 _JSON_LD_LIST = re.compile(_JSON_LD_TYPE + _LIST_TYPES + '"')
 _JSON_LD_CONTEXT = re.compile(r'\s*\{\s*"@context"\s*:\s*"https?://schema\.org')
-_ITEMTYPES = etree.XPath("//*[@itemtype]/@itemtype")
+_ITEMTYPES = etree.XPath("//@itemtype")
 _MICRODATA_PRODUCT = re.compile(r"schema\.org/" + _PRODUCT_TYPES + r"$")
 _MICRODATA_OFFER = re.compile(r"schema\.org/(?:Aggregate)?Offer$")
 _MICRODATA_LIST = re.compile(r"schema\.org/" + _LIST_TYPES + r"$")
@@ -114,8 +114,10 @@ def _json_ld(script: HtmlElement) -> str | None:
     that opens with a schema.org ``@context`` (a shop's theme writes its Product's JSON-LD so, and
     a script copies it into the head); else None. Other JSON (an app's state) is not looked at."""
     kind = (script.get("type") or "").strip().lower()
+    if kind not in ("application/ld+json", "application/json"):
+        return None  # a script's code: its text (often most of the page's bytes) is not read
     text = script.text or ""
-    if kind == "application/ld+json" or (kind == "application/json" and _JSON_LD_CONTEXT.match(text)):
+    if kind == "application/ld+json" or _JSON_LD_CONTEXT.match(text):
         return text
     return None
 

@@ -12,9 +12,15 @@ down; the article set unchanged.
 
 from __future__ import annotations
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.hidden import DISPLAY_NONE
+
+# from each attribute to its element: libxml2 tests one attribute each, not a predicate on every
+# element (a third faster, the same elements in the same order)
+_CONTROLS = etree.XPath("//@aria-controls/..")
+_NAMED = etree.XPath("//@id/..")
 
 
 def may_hold_panels(html: str) -> bool:
@@ -27,14 +33,14 @@ def open_panels(root: HtmlElement) -> bool:
     names in ``aria-controls``; True if one was shown."""
     named = {
         name
-        for control in root.xpath("//*[@aria-controls]")
+        for control in _CONTROLS(root)
         if _is_control(control)
         for name in control.get("aria-controls", "").split()
     }
     if not named:
         return False
     shown = False
-    for el in root.xpath("//*[@id]"):
+    for el in _NAMED(root):
         if el.get("id") not in named:
             continue
         style = el.get("style") or ""
