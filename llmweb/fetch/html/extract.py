@@ -47,7 +47,7 @@ from llmweb.fetch.html.cards import drop_card_fields
 from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.contents import drop_tables_of_contents
 from llmweb.fetch.html.continuation import add_split_parts
-from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
+from llmweb.fetch.html.dialogs import drop_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import hidden_chrome
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
@@ -72,7 +72,7 @@ from llmweb.fetch.html.metadata import (
     page_title,
     published_date,
 )
-from llmweb.fetch.html.panels import may_hold_panels, open_panels
+from llmweb.fetch.html.panels import open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts, show_scriptless_thread
 from llmweb.fetch.html.promotions import drop_promotions
@@ -307,7 +307,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     article = declares_article(root)
     # a blog post its microformats mark (.metadata.marks_one_entry) but no og:type or schema.org
     # declares: not a listing of its template's regions, its comments not its text
-    entry = not article and marks_one_entry(root, html)
+    entry = not article and marks_one_entry(root)
     documentation = not article and looks_like_documentation(html)
     # first: a streamed part is a hidden <div> until it is moved, and its placeholder a <template>
     streamed = layers.streamed and may_hold_streamed_parts(root, html) and place_streamed_parts(root)
@@ -351,7 +351,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         and drop_card_fields(root)
     ):
         fired.append("card_fields")
-    region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
+    region = [] if posts else declared_main(root) or (main_region(root) if documentation else [])
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links
     manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
@@ -403,7 +403,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("item_list")  # a listing's cards as lines of text, before trafilatura drops their links
     # after page_chars and the item grid were measured: the second opinion's and the landing
     # page's shares, and the grid's, were set with the dialogs' text counted
-    if not (posts or manual) and layers.dialogs and may_hold_dialogs(html) and drop_dialogs(root):
+    if not (posts or manual) and layers.dialogs and drop_dialogs(root):
         fired.append("dialogs")
         if plain is not None:
             drop_dialogs(plain)
@@ -416,7 +416,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("reviews")
         if plain is not None:
             drop_reviews(plain)
-    if not (posts or manual) and layers.panels and may_hold_panels(html) and open_panels(root):
+    if not (posts or manual) and layers.panels and open_panels(root):
         fired.append("panels")
         if plain is not None:
             open_panels(plain)

@@ -84,11 +84,11 @@ _MAY_BE_ENTRIES = etree.XPath("//@class[contains(., 'hentry') or contains(., 'h-
 _ENTRY_CLASSES = frozenset({"hentry", "h-entry"})
 
 
-def marks_one_entry(root: HtmlElement, html: str) -> bool:
+def marks_one_entry(root: HtmlElement) -> bool:
     """Whether the page marks one blog entry in its microformats (class ``hentry``, ``h-entry``),
-    and one only: a single post, whose cards and comments are not its text."""
-    if "hentry" not in html and "h-entry" not in html:
-        return False
+    and one only: a single post, whose cards and comments are not its text. (The tree's search,
+    from the class attributes, costs less than the two searches of the raw HTML that once came
+    before it.)"""
     entries = [
         el for el in _MAY_BE_ENTRIES(root) if _ENTRY_CLASSES.intersection((el.get("class") or "").split())
     ]
@@ -137,8 +137,6 @@ def declares_product(root: HtmlElement, html: str) -> bool:
         return False
     if any(_JSON_LD_PRODUCT.search(block) and _JSON_LD_OFFER.search(block) for block in blocks):
         return True
-    if "itemtype" not in html:
-        return False
     types = [str(kind).strip() for kind in _ITEMTYPES(root)]
     if any(_MICRODATA_LIST.search(kind) for kind in types):
         return False
