@@ -899,6 +899,25 @@ def test_a_pages_dialogs_are_left_out() -> None:
     assert "six-digit code" not in text
 
 
+def test_a_dialog_is_left_out_however_its_attribute_name_is_spelled() -> None:
+    # HTML's attribute names are case-blind and the parser folds them: a template's
+    # Aria-modal="true" marks a modal as aria-modal does (the raw page was once searched for a
+    # few spellings of it before the tree, and this one was missed)
+    description = (
+        "<p>The Trail Lantern throws 400 lumens of warm light for up to 40 hours on one charge, "
+        "and its silicone shell survives drops onto rock. A magnetic base and a folding hook let "
+        "it hang from a tent's ceiling or cling to a car's door.</p>"
+    )
+    body = (
+        f"<main><h1>Trail Lantern</h1><p>$49.00</p>{description * 2}</main>"
+        '<div Aria-modal="true"><h2>Create your account</h2>'
+        "<p>Enter your email address and we will send you a six-digit code to verify your new account.</p></div>"
+    )
+    text = read_html_page(page(body, title="Trail Lantern"), "https://shop.example/lantern").text
+    assert "400 lumens" in text
+    assert "six-digit code" not in text
+
+
 def test_a_hidden_dialog_holding_a_copy_of_the_article_to_republish_is_left_out() -> None:
     # the article's "republish this story" window: the terms and the story again, hidden until
     # opened; it holds more than half the page's text, as a page drawn inside a modal does
