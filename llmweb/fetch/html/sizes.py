@@ -20,7 +20,8 @@ def text_of(el: HtmlElement) -> str:
     """``el.text_content()``, the same string, from lxml's text serialiser: a third faster for a
     block of a few hundred characters (no XPath context to set up, no smart string to make), as
     fast for a whole body. For the layers that read the text of every paragraph of a page."""
-    return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+    text: str = etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+    return text
 
 
 def text_size(el: HtmlElement) -> int:
