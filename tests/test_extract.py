@@ -194,6 +194,16 @@ def test_an_index_of_pages_in_the_declared_main_region_is_kept() -> None:
     assert all(name in text for name in pages)
 
 
+def test_a_main_region_declared_with_its_attribute_name_in_capitals_is_the_region() -> None:
+    # ROLE="main" is role="main" to the parser, which folds attribute names; the raw page was
+    # once searched for role="main" (in lower case) before the tree, and this index was lost
+    pages = ["threading — Thread-based parallelism", "queue — A synchronized queue class"]
+    index = "".join(f'<li><a href="page{i}.html">{name}</a></li>' for i, name in enumerate(pages))
+    body = f'<div ROLE="main"><h1>Concurrent Execution</h1>{PARAGRAPH}<ul>{index}</ul></div>'
+    text = extract_page(page(body)).text
+    assert all(name in text for name in pages)
+
+
 def test_a_list_of_links_outside_the_declared_main_region_is_left_out() -> None:
     links = "".join(f'<li><a href="/story{i}">Other story number {i}</a></li>' for i in range(6))
     body = f'<div role="main"><h1>Parks budget approved</h1>{PARAGRAPH * 3}</div><div><ul>{links}</ul></div>'
