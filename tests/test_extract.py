@@ -194,6 +194,16 @@ def test_an_index_of_pages_in_the_declared_main_region_is_kept() -> None:
     assert all(name in text for name in pages)
 
 
+def test_a_main_region_declared_with_its_attribute_name_in_capitals_is_the_region() -> None:
+    # ROLE="main" is role="main" to the parser, which folds attribute names; the raw page was
+    # once searched for role="main" (in lower case) before the tree, and this index was lost
+    pages = ["threading — Thread-based parallelism", "queue — A synchronized queue class"]
+    index = "".join(f'<li><a href="page{i}.html">{name}</a></li>' for i, name in enumerate(pages))
+    body = f'<div ROLE="main"><h1>Concurrent Execution</h1>{PARAGRAPH}<ul>{index}</ul></div>'
+    text = extract_page(page(body)).text
+    assert all(name in text for name in pages)
+
+
 def test_a_list_of_links_outside_the_declared_main_region_is_left_out() -> None:
     links = "".join(f'<li><a href="/story{i}">Other story number {i}</a></li>' for i in range(6))
     body = f'<div role="main"><h1>Parks budget approved</h1>{PARAGRAPH * 3}</div><div><ul>{links}</ul></div>'
@@ -985,6 +995,25 @@ def test_a_pages_dialogs_are_left_out() -> None:
     assert "six-digit code" not in text
 
 
+def test_a_dialog_is_left_out_however_its_attribute_name_is_spelled() -> None:
+    # HTML's attribute names are case-blind and the parser folds them: a template's
+    # Aria-modal="true" marks a modal as aria-modal does (the raw page was once searched for a
+    # few spellings of it before the tree, and this one was missed)
+    description = (
+        "<p>The Trail Lantern throws 400 lumens of warm light for up to 40 hours on one charge, "
+        "and its silicone shell survives drops onto rock. A magnetic base and a folding hook let "
+        "it hang from a tent's ceiling or cling to a car's door.</p>"
+    )
+    body = (
+        f"<main><h1>Trail Lantern</h1><p>$49.00</p>{description * 2}</main>"
+        '<div Aria-modal="true"><h2>Create your account</h2>'
+        "<p>Enter your email address and we will send you a six-digit code to verify your new account.</p></div>"
+    )
+    text = read_html_page(page(body, title="Trail Lantern"), "https://shop.example/lantern").text
+    assert "400 lumens" in text
+    assert "six-digit code" not in text
+
+
 def test_a_hidden_dialog_holding_a_copy_of_the_article_to_republish_is_left_out() -> None:
     # the article's "republish this story" window: the terms and the story again, hidden until
     # opened; it holds more than half the page's text, as a page drawn inside a modal does
@@ -1298,6 +1327,21 @@ def test_an_accordions_collapsed_panels_are_read() -> None:
     paragraphs = "".join(f"<p>{SENTENCE * 2}Paragraph {i} goes on about the plan.</p>" for i in range(8))
     steps = "".join(
         f'<div class="accordion"><a role="button" aria-controls="step-{n}-panel" href="#">Step {n}</a>'
+        f'<div id="step-{n}-panel" style="display:none;" role="region">'
+        f"<p>Step {n} is explained in the panel, with what the council decided about it.</p></div></div>"
+        for n in range(3)
+    )
+    body = f"<main><article><h1>Parks budget approved</h1>{paragraphs}{steps}</article></main>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert all(f"Step {n} is explained in the panel" in text for n in range(3))
+
+
+def test_an_accordions_panels_are_read_however_its_attribute_names_are_spelled() -> None:
+    # an old template writes its attribute names in capitals, which the parser folds: the raw
+    # page was once searched for "aria-controls" before the tree, and these panels stayed shut
+    paragraphs = "".join(f"<p>{SENTENCE * 2}Paragraph {i} goes on about the plan.</p>" for i in range(8))
+    steps = "".join(
+        f'<div class="accordion"><a ROLE="button" ARIA-CONTROLS="step-{n}-panel" href="#">Step {n}</a>'
         f'<div id="step-{n}-panel" style="display:none;" role="region">'
         f"<p>Step {n} is explained in the panel, with what the council decided about it.</p></div></div>"
         for n in range(3)

@@ -39,12 +39,15 @@ _MAX_BOX_CHARS = 2000
 _MAX_CANDIDATES = 8
 _MAX_BOX_DEPTH = 6  # the wrappers of an author box looked through
 _MIN_BOX_CHARS = 100  # a byline marked as the author is shorter
+# Each whole-tree search is written from the attribute to its element (``//@name[test]/..``):
+# libxml2 then tests one attribute each, not a predicate on every element (40 % faster, the same
+# elements in the same order)
 _AUTHOR_BOXES = etree.XPath(
-    './/*[@itemprop="author"][not(self::a or self::span or self::meta or self::link)]'
+    './/*/@itemprop[.="author"]/parent::*[not(self::a or self::span or self::meta or self::link)]'
 )
 _BY = re.compile(r"^(?:by|written by|posted by)\s+", re.I)
 _AUTHOR_WORD = re.compile(r"\bauthor\b", re.I)
-_MARKED = etree.XPath('//*[@rel="author" or @itemprop="author"]')
+_MARKED = etree.XPath('//@rel[.="author"]/.. | //@itemprop[.="author"]/..')
 # paragraphs, and divs holding only text, that start with $name (an XPath: the text of every
 # paragraph read in Python cost articles 2 % of their reading time)
 _STARTING = etree.XPath("(.//p|.//div[not(*)])[starts-with(normalize-space(), $name)]")
@@ -62,6 +65,8 @@ def drop_author_bios(root: HtmlElement) -> int:
     candidates = [el for name in names for el in _STARTING(body, name=name) if _is_bio(el, names)]
     # an author box marked as the author (a WordPress plugin's) whose paragraph starts otherwise
     candidates += [el for el in _AUTHOR_BOXES(body) if _is_marked_box(el)]
+    if not candidates:  # most pages that name their author: the body's text is not read
+        return 0
     late = _LATE_SHARE * len(body.text_content())
     # the last few only: each is placed by reading the text before it
     bios = [el for el in candidates[-_MAX_CANDIDATES:] if _offset(el) > late]

@@ -47,7 +47,7 @@ from llmweb.fetch.html.cards import drop_card_fields
 from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.contents import drop_tables_of_contents
 from llmweb.fetch.html.continuation import add_split_parts
-from llmweb.fetch.html.dialogs import drop_dialogs, may_hold_dialogs
+from llmweb.fetch.html.dialogs import drop_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import hidden_chrome
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
@@ -72,7 +72,7 @@ from llmweb.fetch.html.metadata import (
     page_title,
     published_date,
 )
-from llmweb.fetch.html.panels import may_hold_panels, open_panels
+from llmweb.fetch.html.panels import open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts, show_scriptless_thread
 from llmweb.fetch.html.promotions import drop_promotions
@@ -307,10 +307,10 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     article = declares_article(root)
     # a blog post its microformats mark (.metadata.marks_one_entry) but no og:type or schema.org
     # declares: not a listing of its template's regions, its comments not its text
-    entry = not article and marks_one_entry(root, html)
+    entry = not article and marks_one_entry(root)
     documentation = not article and looks_like_documentation(html)
     # first: a streamed part is a hidden <div> until it is moved, and its placeholder a <template>
-    streamed = layers.streamed and may_hold_streamed_parts(html) and place_streamed_parts(root)
+    streamed = layers.streamed and may_hold_streamed_parts(root, html) and place_streamed_parts(root)
     declared_thread = declares_thread(html)  # one search of the whole HTML, used thrice
     # a thread written for browsers without scripts (.posts), before <noscript> goes as furniture;
     # its marked posts declare it (a first post that opens a thread is of a declaring type)
@@ -329,7 +329,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if layers.code_labels and "<pre" in html and _drop_language_labels(root):
         fired.append("code_labels")
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names
-    if "<code" in html:
+    if root.find(".//code") is not None and "<code" in html:  # the tree's test first: a tag's is in C
         _flatten_nested_code(root)
     one_post = ""  # the reading post_run widened with its run's other members, for the landing test
     boxed = 0  # characters the boxes read back added (.interleaved), which the landing test leaves out
@@ -345,9 +345,15 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             fired.append("thread_json_ld")
     # a thread without markup: the posters' cards beside its posts (.cards), before any reading;
     # a manual's definition lists are its text (options and what they do)
-    if not (posts or documentation) and layers.card_fields and "<dl" in html and drop_card_fields(root):
+    if (
+        not (posts or documentation)
+        and layers.card_fields
+        and root.find(".//dl") is not None  # the tree's test first: a tag's is in C
+        and "<dl" in html
+        and drop_card_fields(root)
+    ):
         fired.append("card_fields")
-    region = [] if posts else declared_main(root, html) or (main_region(root) if documentation else [])
+    region = [] if posts else declared_main(root) or (main_region(root) if documentation else [])
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links
     manual = not posts and documentation and reads_whole(region, root.find("body"), codes.marker, html)
@@ -399,7 +405,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("item_list")  # a listing's cards as lines of text, before trafilatura drops their links
     # after page_chars and the item grid were measured: the second opinion's and the landing
     # page's shares, and the grid's, were set with the dialogs' text counted
-    if not (posts or manual) and layers.dialogs and may_hold_dialogs(html) and drop_dialogs(root):
+    if not (posts or manual) and layers.dialogs and drop_dialogs(root):
         fired.append("dialogs")
         if plain is not None:
             drop_dialogs(plain)
@@ -412,7 +418,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("reviews")
         if plain is not None:
             drop_reviews(plain)
-    if not (posts or manual) and layers.panels and may_hold_panels(html) and open_panels(root):
+    if not (posts or manual) and layers.panels and open_panels(root):
         fired.append("panels")
         if plain is not None:
             open_panels(plain)
@@ -987,9 +993,14 @@ _NEVER_ARTICLE = ("nav", "footer", "aside", "iframe", "button", "select", "noscr
 _CHROME_TAGS = ("nav", "footer", "aside", "button")
 
 
+# below the element: role="main" found from the attribute, in C (lxml's find(".//*[@role='main']")
+# tested every element in Python)
+_HOLDS_ROLE_MAIN = etree.XPath("boolean(.//*/@role[.='main'])")
+
+
 def _holds_main(el: HtmlElement) -> bool:
-    # three finds per chrome element, not an XPath over every element of the page (a third of the time)
-    return any(el.find(path) is not None for path in (".//main", ".//article", ".//*[@role='main']"))
+    # per chrome element, not an XPath over every element of the page (a third of the time)
+    return el.find(".//main") is not None or el.find(".//article") is not None or bool(_HOLDS_ROLE_MAIN(el))
 
 
 def _not_chrome(el: HtmlElement) -> bool:
@@ -1073,13 +1084,18 @@ def _keep_swallowed_text(root: HtmlElement) -> None:
 
 
 _PERMALINK_TEXT = frozenset({"¶", "#", "§", "🔗"})
+_PERMALINK_CHARS = max(map(len, _PERMALINK_TEXT))
 _PERMALINK_CLASS = re.compile(r"\b(headerlink|hash-link|anchor-link|anchorjs-link)\b")
 
 
 def _drop_permalinks(root: HtmlElement) -> None:
     """Remove the "¶" anchors docs generators put in every heading."""
     for a in list(root.iter("a")):
-        if _PERMALINK_CLASS.search(a.get("class") or "") or a.text_content().strip() in _PERMALINK_TEXT:
+        if _PERMALINK_CLASS.search(a.get("class") or "") or (
+            # a link's own text is in its whole text: one longer than a permalink's is none (most
+            # links, whose whole text is not built)
+            len((a.text or "").strip()) <= _PERMALINK_CHARS and a.text_content().strip() in _PERMALINK_TEXT
+        ):
             a.drop_tree()
 
 
@@ -1092,10 +1108,13 @@ _NOT_LANGUAGES = frozenset({"default", "none", "text", "plaintext", "notranslate
 def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
     """Swap each outermost <pre> for a placeholder paragraph; return the blocks taken out."""
     # a page cannot forge a placeholder it does not know: a random marker, checked once
-    # (extending a fixed one until the page lacked it was quadratic in a page of its letters)
+    # (extending a fixed one until the page lacked it was quadratic in a page of its letters),
+    # and only on a page with code to protect: a search of the whole page, which most pages
+    # (no <pre>, so no placeholder to find) were spared
     marker = _new_marker()
-    while marker in html:
-        marker = _new_marker()
+    if root.find(".//pre") is not None:
+        while marker in html:
+            marker = _new_marker()
     codes = CodeBlocks(marker, [])
     for pre in list(root.iter("pre")):
         parent = pre.getparent()
@@ -1241,6 +1260,8 @@ def _visible_text_length(root: HtmlElement) -> int:
     body = root.find("body")
     if body is None:
         return 0
+    if _paragraphs_length(body) >= _CHALLENGE_MAX_TEXT:
+        return _CHALLENGE_MAX_TEXT
     # removing one hidden element's text shortens the collapsed text by at most its length + 1
     hidden = sum(len(el.text_content()) + 1 for el in body.iter("script", "style", "noscript", "template"))
     if len(" ".join(body.text_content().split())) - hidden >= _CHALLENGE_MAX_TEXT:
@@ -1248,6 +1269,24 @@ def _visible_text_length(root: HtmlElement) -> int:
     tree = copy.deepcopy(body)
     etree.strip_elements(tree, "script", "style", "noscript", "template", with_tail=False)
     return len(" ".join(tree.text_content().split()))
+
+
+_HIDDEN = ("script", "style", "noscript", "template")
+
+
+def _paragraphs_length(body: HtmlElement) -> int:
+    """The collapsed length of the body's paragraphs outside and without hidden elements, read until
+    it reaches _CHALLENGE_MAX_TEXT: a bound of the visible text's that an article's first paragraphs
+    reach (the bound below reads the whole body, its scripts' text and all: 0.3 ms a page). Each
+    such paragraph's text is a piece of the visible text, none inside another, and a text's
+    collapsed length is at least its pieces' summed (words only merge across them)."""
+    total = 0
+    for p in body.iter("p"):
+        if next(p.iterancestors("p", *_HIDDEN), None) is None and next(p.iter(*_HIDDEN), None) is None:
+            total += len(" ".join(p.text_content().split()))
+            if total >= _CHALLENGE_MAX_TEXT:
+                break
+    return total
 
 
 # --- JavaScript shells ------------------------------------------------------------------

@@ -93,9 +93,10 @@ _VISIBLE_TEXT = etree.XPath(
     " or ancestor::video or ancestor::audio or ancestor::svg or ancestor::canvas or ancestor::object"
     " or ancestor::select or ancestor::textarea)]"
 )
-# elements with children enough for a run, outside the page's menus, header, footer and forms
+# elements with children enough for a run (a 4th child: libxml2 stops there, where count(*) >= 4
+# counted them all), outside the page's menus, header, footer and forms
 _PARENTS = etree.XPath(
-    "descendant-or-self::*[count(*) >= 4][not(ancestor-or-self::*[self::nav or self::header or self::footer"
+    "descendant-or-self::*[*[4]][not(ancestor-or-self::*[self::nav or self::header or self::footer"
     " or self::aside or self::form or self::select or self::noscript or self::template])]"
 )
 _TEXT = etree.XPath("normalize-space()")

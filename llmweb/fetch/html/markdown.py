@@ -25,7 +25,8 @@ class CodeBlock(NamedTuple):
 
 class CodeBlocks(NamedTuple):
     """Code blocks taken out of a page; block ``i`` left the placeholder ``{marker}{i}x``,
-    repeated (see extract._protect_code_blocks). ``marker`` occurs nowhere in the page."""
+    repeated (see extract._protect_code_blocks). ``marker`` occurs nowhere in a page with code
+    blocks (a page without them is not searched for it: 12 random letters it cannot know)."""
 
     marker: str
     blocks: list[CodeBlock]

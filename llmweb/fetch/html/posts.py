@@ -174,7 +174,7 @@ def _repeats(quote: etree._Element, said: set[int]) -> bool:
 
 
 # every item of a page, found in C (a third faster than testing each element in Python)
-_ITEMS = etree.XPath("descendant-or-self::*[@itemscope]")
+_ITEMS = etree.XPath("descendant-or-self::*/@itemscope/..")
 
 
 def _marked_posts(root: HtmlElement) -> Iterator[_Post]:

@@ -31,6 +31,8 @@ import re
 
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.sizes import text_of
+
 _LABEL_PATTERN = re.compile(
     r"^\W*(?:related|you (?:may|might) also like|more (?:from|on|stories|news)|popular|most (?:read|popular)|"
     r"read (?:more|also)|see (?:more|also)|also read|don'?t miss|recommended|explore further|trending|latest|"
@@ -65,7 +67,7 @@ def drop_promotions(root: HtmlElement, title: str | None = None, *, article: boo
     subject = _WORD.findall((title or "").lower())
     dropped = 0
     for element in _blocks(root):
-        raw = element.text_content()
+        raw = text_of(element)
         if len(raw) > 2 * _MAX_LINE_CHARS or element.getparent() is None:
             continue
         text = " ".join(raw.split())

@@ -16,6 +16,14 @@ SPACED_SIZE = etree.XPath("string-length(normalize-space())")
 _STRING = etree.XPath("string()", smart_strings=False)
 
 
+def text_of(el: HtmlElement) -> str:
+    """``el.text_content()``, the same string, from lxml's text serialiser: a third faster for a
+    block of a few hundred characters (no XPath context to set up, no smart string to make), as
+    fast for a whole body. For the layers that read the text of every paragraph of a page."""
+    text: str = etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+    return text
+
+
 def text_size(el: HtmlElement) -> int:
     """Characters of ``el``'s text less XML's whitespace (space, tab, line feed, carriage return),
     the count ``string-length(translate(normalize-space(), ' ', ''))`` gives: its string counted

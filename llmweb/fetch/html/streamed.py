@@ -31,9 +31,10 @@ _BOUNDARY = "B:"
 _FALLBACK_MAX_NODES = 32
 
 
-def may_hold_streamed_parts(html: str) -> bool:
-    """A cheap test on the raw HTML before the tree is searched."""
-    return 'id="S:' in html
+def may_hold_streamed_parts(root: HtmlElement, html: str) -> bool:
+    """Cheap tests before the tree's divs are searched: a <template> in the tree (a test in C,
+    and most pages have none) and a part's id in the raw HTML (a search of the whole page)."""
+    return root.find(".//template") is not None and 'id="S:' in html
 
 
 def place_streamed_parts(root: HtmlElement) -> bool:

@@ -36,6 +36,8 @@ from __future__ import annotations
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.sizes import text_of
+
 _MIN_BODY_SHARE = 0.4  # the body holds this share of the page's paragraph text at least
 _MAX_LEVELS = 3  # the wrappers above the body whose later children are looked at
 _MAX_BLOCK_SHARE = 0.5  # a block after the body larger than half of it is more of the text
@@ -56,7 +58,7 @@ def drop_trailing_blocks(root: HtmlElement, *, near_blocks: bool = True) -> int:
     for paragraph in body.iter("p"):
         parent = paragraph.getparent()
         if parent is not None:
-            held[parent] = held.get(parent, 0) + len(paragraph.text_content())
+            held[parent] = held.get(parent, 0) + len(text_of(paragraph))
     if not held:
         return 0
     holder = max(held, key=held.__getitem__)
