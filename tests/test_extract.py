@@ -705,6 +705,80 @@ def test_an_article_in_two_blocks_keeps_the_headings_and_lists_of_both() -> None
     assert text.index("Countwise, in short.") < text.index("## 4. Tallyho") < text.index("Sumwise, in short.")
 
 
+def conference_guide(between: str = "", sections_tag: str = '<div class="sections">') -> str:
+    """The text of a guide in three blocks, a heading, paragraphs and a list each (``between``
+    after each block, NAME in it the block's conference), after a box that trafilatura takes for the page's content (its title and
+    a byline): too short, so its fast reading recovers the page's paragraphs one by one."""
+    sections = "".join(
+        '<div class="block"><div class="center"><div class="markdownable">'
+        f"<h2>{n}. {name} Conference</h2><p>{name} opens the year in {city} with talks on every stage. {SENTENCE}</p>"
+        f"<ul><li>Keynotes at {name} each morning</li><li>Workshops in the halls after lunch</li></ul>"
+        f"<p>Tickets for {name} go on sale in the autumn and sell out within a month. {SENTENCE}</p>"
+        f"</div></div></div>{between.replace('NAME', name)}"
+        for n, (name, city) in enumerate([("Orbit", "Lisbon"), ("Vector", "Denver"), ("Lumen", "Oslo")], 1)
+    )
+    body = (
+        '<main><div id="content"><h1>The best tech conferences of the year</h1>'
+        f"<p>By the events desk, December 2025</p></div>{sections_tag}{sections}</div></main>"
+    )
+    title = "The best tech conferences of the year"
+    return extract_page(page(body, '<meta property="og:type" content="article">', title=title)).text
+
+
+def test_headings_and_lists_between_paragraphs_read_one_by_one_are_put_back() -> None:
+    # the reading holds the title of the box it took first, so .interleaved passes over it, and
+    # reading again from one block would lose the other blocks' paragraphs
+    text = conference_guide()
+    assert "## 2. Vector Conference" in text
+    assert "- Workshops in the halls after lunch" in text
+    assert (
+        text.index("Tickets for Orbit")
+        < text.index("## 2. Vector Conference")
+        < text.index("Vector opens the year")
+        < text.index("- Keynotes at Vector each morning")
+        < text.index("Tickets for Vector")
+    )
+
+
+def test_headings_in_a_hidden_block_whose_paragraphs_were_read_are_put_back() -> None:
+    # a streamed page's text waits in a <div hidden> that trafilatura reads: its headings are
+    # as shown as its paragraphs
+    text = conference_guide(sections_tag='<div class="sections" hidden>')
+    assert "Tickets for Orbit" in text
+    assert (
+        text.index("Tickets for Orbit") < text.index("## 2. Vector Conference") < text.index("Vector opens")
+    )
+
+
+def test_a_menu_of_single_words_between_paragraphs_read_one_by_one_stays_out() -> None:
+    text = conference_guide('<div class="block"><ul><li>Share</li><li>Save</li><li>Print</li></ul></div>')
+    assert "## 2. Vector Conference" in text
+    assert "Share" not in text
+
+
+def test_a_heading_beside_a_switch_between_paragraphs_read_one_by_one_stays_out() -> None:
+    # a consent window's purpose, its label and its switch, inside the page's text
+    switch = (
+        '<div class="block"><div class="purpose"><h4>Targeting cookies of NAME partners</h4>'
+        '<input type="checkbox" name="targeting"><label>Switch</label></div></div>'
+    )
+    text = conference_guide(switch)
+    assert "## 2. Vector Conference" in text
+    assert "Targeting cookies" not in text
+
+
+def test_a_gallery_between_paragraphs_read_one_by_one_stays_out() -> None:
+    # a slideshow's figures in a list: their captions show one at a time, beside the text
+    gallery = (
+        '<div class="block"><ul class="gallery"><li><figure><img src="/NAME.jpg" alt="">'
+        "<figcaption>The main hall of NAME on its opening morning, seen from the balcony</figcaption>"
+        "</figure></li></ul></div>"
+    )
+    text = conference_guide(gallery)
+    assert "## 2. Vector Conference" in text
+    assert "seen from the balcony" not in text
+
+
 def between_paragraphs(box: str, lead: str, words: str, holder: str) -> str:
     """The text of an article whose ``holder`` div holds four paragraphs ("``lead`` n: ``words``
     …") and ``box`` after the second."""

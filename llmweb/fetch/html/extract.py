@@ -42,6 +42,7 @@ from trafilatura.external import jt_stoplist_init, try_readability
 from trafilatura.settings import Extractor
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
+from llmweb.fetch.html.between import restore_between
 from llmweb.fetch.html.bios import drop_author_bios
 from llmweb.fetch.html.cards import drop_card_fields
 from llmweb.fetch.html.carousels import priced_carousels
@@ -332,7 +333,9 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if root.find(".//code") is not None and "<code" in html:  # the tree's test first: a tag's is in C
         _flatten_nested_code(root)
     one_post = ""  # the reading post_run widened with its run's other members, for the landing test
-    boxed = 0  # characters the boxes read back added (.interleaved), which the landing test leaves out
+    # characters the boxes read back (.interleaved) and the blocks put back (.between) added,
+    # which the landing test leaves out
+    boxed = 0
     # a thread whose markup says where each post is (.posts) is read post by post
     posts = read_posts(root, codes, declared=declared_thread) if layers.thread_posts else ""
     if posts:
@@ -502,6 +505,16 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 boxed = _text_chars(fuller) - body_chars
                 body, body_chars = fuller, body_chars + boxed
                 fired.append("boxes")
+        # …and so do the headings and lists put back between the paragraphs (.between)
+        if (
+            layers.between
+            and body is not None
+            and not {"interleaved", "full_reading", "second_opinion", "joined_opinion"} & set(fired)
+            and restore_between(root, body)
+        ):
+            put = _text_chars(body) - body_chars
+            boxed, body_chars = boxed + put, body_chars + put
+            fired.append("between")
         replies = replies_text(comments) if thread else ""
         if replies and is_thread(
             declared=declared_thread,
