@@ -7,12 +7,14 @@ import html as html_lib
 import json
 from pathlib import Path
 
+import lxml.html
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadableText
+from llmweb.fetch.html.between import restore_between
 from llmweb.fetch.html.extract import extract_page, find_bot_challenge, read_html_page
 from llmweb.fetch.html.sizes import text_size
 
@@ -738,6 +740,21 @@ def test_headings_and_lists_between_paragraphs_read_one_by_one_are_put_back() ->
         < text.index("- Keynotes at Vector each morning")
         < text.index("Tickets for Vector")
     )
+
+
+def test_a_list_between_two_paragraphs_the_page_says_twice_is_put_back_once() -> None:
+    # a page that writes its text once per screen size: the reading holds the two paragraphs
+    # once, and the list between them comes back once, not once per copy
+    first = "Orbit opens the year in Lisbon with talks on every stage and a fair in the hall."
+    second = "Tickets for Orbit go on sale in the autumn and sell out within a month or so."
+    copy = f"<div><p>{first}</p><ul><li>Keynotes at Orbit each morning</li></ul><p>{second}</p></div>"
+    root = lxml.html.document_fromstring(f"<html><body>{copy}{copy}</body></html>")
+    reading = etree.Element("body")
+    for text in (first, second):
+        etree.SubElement(reading, "p").text = text
+    assert restore_between(root, reading) == 1
+    assert [child.tag for child in reading] == ["p", "list", "p"]
+    assert reading[1][0].text == "Keynotes at Orbit each morning"
 
 
 def test_headings_in_a_hidden_block_whose_paragraphs_were_read_are_put_back() -> None:

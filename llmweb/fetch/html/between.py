@@ -80,10 +80,11 @@ def restore_between(root: HtmlElement, body: Any) -> int:
     # post), not a section of the text
     said = Counter(element_key(heading) for heading in root.iter(*_BLOCK_TAGS[:5]))
     read |= {key for key, times in said.items() if times > 1}
-    put = 0
+    after: dict[int, list[Any]] = {}  # the blocks to put in after the reading's child at each place
     before: Any = None  # the kept paragraph last met in the page, as the reading holds it
     before_page: HtmlElement | None = None
     pending: list[HtmlElement] = []
+    fields: dict[HtmlElement, bool] = {}  # whether an element holds a form's fields, searched once
     for element in root.iter("p", *_BLOCK_TAGS):
         if element.tag == "p":
             key = element_key(element)
@@ -91,27 +92,40 @@ def restore_between(root: HtmlElement, body: Any) -> int:
             if mine is None:
                 continue
             if before is not None and pending and index[id(mine)] == index[id(before)] + 1:
-                near = [block for block in pending if _near(block, before_page, element)]
-                for offset, block in enumerate(near):
-                    body.insert(index[id(before)] + 1 + offset, _as_reading(block))
-                put += len(near)
-                index = {id(child): i for i, child in enumerate(body)}
+                near = [_as_reading(block) for block in pending if _near(block, before_page, element)]
+                # a pair of paragraphs the page says twice is filled once (then no longer side by side)
+                if near and index[id(before)] not in after:
+                    after[index[id(before)]] = near
             before, before_page, pending = mine, element, []
-        elif before is not None and _dropped(element, read, before_page):
+        elif before is not None and _dropped(element, read, before_page, fields):
             pending.append(element)
-    return put
+    # put in at the end, the last first, so that the reading's places stay as counted (putting
+    # each in as found and counting the places again took time the square of the page's blocks)
+    if after:
+        children = list(body)
+        for place in sorted(after, reverse=True):
+            children[place + 1 : place + 1] = after[place]
+        body[:] = children
+    return sum(len(blocks) for blocks in after.values())
 
 
-def _dropped(block: HtmlElement, read: set[str], before: HtmlElement | None) -> bool:
+def _dropped(
+    block: HtmlElement, read: set[str], before: HtmlElement | None, fields: dict[HtmlElement, bool]
+) -> bool:
     """Whether ``block`` is text the reading lacks, shown, outside the page's chrome, not links.
     Shown: not within an element hidden that does not hold the kept paragraph ``before`` too (a
-    streamed page's text waits in a ``<div hidden>``, which trafilatura reads, as it was read)."""
+    streamed page's text waits in a ``<div hidden>``, which trafilatura reads, as it was read).
+    ``fields`` remembers which ancestors hold a form's fields: the blocks of one container share
+    it, and searching it again for each of thousands of them took time the square of its size."""
     key = element_key(block)
     if not key or key in read:
         return False
     for level, up in enumerate(block.iterancestors()):
-        if level < NEAR_LEVELS and _FIELDS(up):
-            return False  # beside a form's fields: a window of settings (a consent's switches)
+        if level < NEAR_LEVELS:
+            if up not in fields:
+                fields[up] = bool(_FIELDS(up))
+            if fields[up]:
+                return False  # beside a form's fields: a window of settings (a consent's switches)
         if up.tag in _CHROME or up.tag in _BLOCK_TAGS[5:]:
             return False  # in chrome, or a list's inner list (it goes with its outer one)
         hidden = up.get("hidden") is not None or up.get("aria-hidden") == "true"
