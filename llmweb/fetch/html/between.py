@@ -75,11 +75,7 @@ def restore_between(root: HtmlElement, body: Any) -> int:
         key = element_key(paragraph)
         if len(key) >= _KEPT_MIN_CHARS:
             at.setdefault(key, paragraph)
-    read = {key for element in body.iter() if (key := element_key(element))}
-    # a heading said twice on the page labels something repeated (a thread's "Re: …" over each
-    # post), not a section of the text
-    said = Counter(element_key(heading) for heading in root.iter(*_BLOCK_TAGS[:5]))
-    read |= {key for key, times in said.items() if times > 1}
+    read: set[str] | None = None  # the keys of what the reading holds, made when first needed
     after: dict[int, list[Any]] = {}  # the blocks to put in after the reading's child at each place
     before: Any = None  # the kept paragraph last met in the page, as the reading holds it
     before_page: HtmlElement | None = None
@@ -91,13 +87,19 @@ def restore_between(root: HtmlElement, body: Any) -> int:
             mine = at.get(key) if len(key) >= _KEPT_MIN_CHARS else None
             if mine is None:
                 continue
-            if before is not None and pending and index[id(mine)] == index[id(before)] + 1:
-                near = [_as_reading(block) for block in pending if _near(block, before_page, element)]
-                # a pair of paragraphs the page says twice is filled once (then no longer side by side)
-                if near and index[id(before)] not in after:
-                    after[index[id(before)]] = near
+            # a pair of paragraphs the page says twice is filled once (then no longer side by side)
+            place = index[id(before)] if before is not None else -1
+            if pending and index[id(mine)] == place + 1 and place not in after:
+                read = _read_keys(root, body) if read is None else read
+                near = [
+                    _as_reading(block)
+                    for block in pending
+                    if _dropped(block, read, before_page, fields) and _near(block, before_page, element)
+                ]
+                if near:
+                    after[place] = near
             before, before_page, pending = mine, element, []
-        elif before is not None and _dropped(element, read, before_page, fields):
+        elif before is not None:
             pending.append(element)
     # put in at the end, the last first, so that the reading's places stay as counted (putting
     # each in as found and counting the places again took time the square of the page's blocks)
@@ -107,6 +109,15 @@ def restore_between(root: HtmlElement, body: Any) -> int:
             children[place + 1 : place + 1] = after[place]
         body[:] = children
     return sum(len(blocks) for blocks in after.values())
+
+
+def _read_keys(root: HtmlElement, body: Any) -> set[str]:
+    """The keys of every element the reading ``body`` holds, and of the headings ``root`` says
+    twice: a heading said twice on the page labels something repeated (a thread's "Re: …" over
+    each post), not a section of the text."""
+    read = {key for element in body.iter() if (key := element_key(element))}
+    said = Counter(element_key(heading) for heading in root.iter(*_BLOCK_TAGS[:5]))
+    return read | {key for key, times in said.items() if times > 1}
 
 
 def _dropped(
