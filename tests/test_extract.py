@@ -329,6 +329,17 @@ def test_a_list_of_examples_after_examples_is_kept() -> None:
     assert "- `netcfg.mask(16)` gives `255.255.0.0`" in lines
 
 
+def test_a_manuals_menu_of_dated_versions_does_not_make_it_a_discussion() -> None:
+    # git's manual: each version a link with an icon and its date, three side by side, as a
+    # thread's posters are signed (.manual.holds_discussion); a version is not a poster's name
+    versions = "".join(
+        f'<li><a href="/docs/netcfg/2.{i}.0"><img src="/tag.svg" alt="">2.{i}.0 2025-0{i}-17</a></li>'
+        for i in range(1, 5)
+    )
+    read = extract_page(manual(f"<ul>{versions}</ul>"))
+    assert "manual" in read.fired
+
+
 def test_the_links_beside_a_manuals_main_column_are_left_out() -> None:
     text = extract_page(manual("<p>Resolves names.</p>")).text
     assert "Module number" not in text

@@ -124,6 +124,37 @@ def test_a_thread_of_unmarked_posts_gives_every_reply_not_only_the_first_post() 
     assert -1 not in where and where == sorted(where)
 
 
+def avatar_post(number: int, author: str, when: str, text: str) -> str:
+    """A post as phpBB writes it when no markup declares the thread: the poster's card with an
+    avatar and a name linking to one profile, the date, the message quoting a setting as code,
+    and the buttons under it."""
+    profile = f"./memberlist.php?mode=viewprofile&amp;u={number}"
+    return (
+        f'<div id="p{number}" class="post has-profile bg{number % 2 + 1}"><div class="inner">'
+        f'<dl class="postprofile"><dt><a href="{profile}" class="avatar"><img src="/avatar/{number}.jpg" '
+        f'width="90" height="62" alt="User avatar"></a> <a href="{profile}" class="username">{author}</a></dt>'
+        f"<dd><strong>Posts:</strong> {9 + number}</dd><dd><strong>Joined:</strong> Wed Feb 04, 2015</dd></dl>"
+        f'<div class="postbody"><h3><a href="#p{number}">Re: Turning off all status lights</a></h3>'
+        f'<p class="author"><a href="./viewtopic.php?p={number}">{when}</a></p><div class="content">{text}'
+        f"<pre><code>dtparam=act_led_trigger=none</code></pre></div></div>"
+        f'<ul class="post-buttons"><li><a href="./posting.php?mode=quote&amp;p={number}">Quote</a></li></ul>'
+        f'<div class="back2top"><a href="#top">Top</a></div></div></div>'
+    )
+
+
+def test_a_thread_whose_posts_quote_code_is_not_read_as_a_manual() -> None:
+    # three code blocks make a page look like documentation (.manual); posts signed by their
+    # posters' avatars and names, each dated, make it a discussion, read as one
+    posts = "".join(avatar_post(i, *p) for i, p in enumerate(POSTS))
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{posts}</div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1")
+    assert "manual" not in read.fired
+    lines = read.text.split("\n")
+    assert not any("Quote" in line for line in lines)  # the buttons under each post
+    where = [read.text.find(post[:60]) for _, _, post in POSTS]
+    assert -1 not in where and where == sorted(where)
+
+
 def form_comment(number: int, author: str, when: str, text: str, replies: str = "") -> str:
     """A comment as a board that edits it in place writes it (old Reddit's shape): a header
     line, then the message inside the form its author edits it through, with hidden fields

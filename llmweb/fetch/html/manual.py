@@ -1,4 +1,4 @@
-"""Manuals: whether a page is one, its main region, and that region read whole. Pure.
+"""Manuals: whether a page is one (not a discussion), its main region, and that region read whole. Pure.
 
 trafilatura judges every block of a page: short ones, link-heavy ones, ones whose class
 names sound like boilerplate ("meta", "bar", "expand"), headings followed by headings. On
@@ -127,9 +127,79 @@ def reads_whole(region: list[HtmlElement], body: HtmlElement | None, code_marker
     texts = ["".join(main.text_content().split()) for main in region]
     if sum(map(len, texts)) < _REGION_SHARE * _text_size(body):
         return False
+    if any(holds_discussion(main) for main in region):
+        return False
     if _DOC_GENERATOR.search(html, 0, 20_000):
         return True
     return any(code_marker in text for text in texts) or any(_HAS_CODE(main) for main in region)
+
+
+# A discussion: posts by several people, each signed with its poster's picture and name and
+# dated. A post opens with a link to its poster shown as a picture (an avatar) and as a name,
+# the picture and the name one link or two links to the same page; three such posts side by
+# side, each with a date, are a thread, whatever code its posts quote.
+_DISCUSSION_POSTS = 3
+_POSTER_LINKS = etree.XPath(".//a[@href][.//img]")
+_NAME_CHARS = 40
+_SITE = re.compile(r"^(?:https?:)?//[^/]+")
+_DATED = re.compile(
+    r"\b(?:19|20)\d\d\b|\b\d+\s+(?:second|minute|hour|day|week|month|year)s?\s+ago"
+    r"|\b(?:an?|one)\s+(?:hour|day|week|month|year)\s+ago",
+    re.I,
+)
+
+
+def holds_discussion(region: HtmlElement) -> bool:
+    """Whether ``region`` holds a thread's posts: three sibling blocks of one tag, each holding
+    a poster's link (a picture and a name for one page) and a date (a <time>, a year, an age)."""
+    blocks: dict[tuple[object, str], set[HtmlElement]] = {}
+    for link in _POSTER_LINKS(region):
+        if not _names_poster(link):
+            continue
+        child = link
+        for parent in link.iterancestors():
+            blocks.setdefault((parent, child.tag), set()).add(child)
+            if parent is region:
+                break
+            child = parent
+    return any(
+        sum(1 for block in run if _dated(block)) >= _DISCUSSION_POSTS
+        for run in blocks.values()
+        if len(run) >= _DISCUSSION_POSTS
+    )
+
+
+def _names_poster(link: HtmlElement) -> bool:
+    text = " ".join(link.text_content().split())
+    if text:
+        return _name(text)
+    target = _target(link)
+    parent = link.getparent()
+    for _ in range(3):  # the name is beside the picture, a few levels up at most
+        if parent is None:
+            return False
+        for other in parent.iter("a"):
+            if (
+                other is not link
+                and _target(other) == target
+                and _name(" ".join(other.text_content().split()))
+            ):
+                return True
+        parent = parent.getparent()
+    return False
+
+
+def _target(link: HtmlElement) -> str:
+    return _SITE.sub("", link.get("href", "")).lstrip("./")
+
+
+def _name(text: str) -> bool:
+    """A person's name: short, with a letter, and no date (a version's link reads "2.53.0 2026-02-02")."""
+    return 0 < len(text) <= _NAME_CHARS and any(c.isalpha() for c in text) and not _DATED.search(text)
+
+
+def _dated(block: HtmlElement) -> bool:
+    return block.find(".//time") is not None or _DATED.search(block.text_content()) is not None
 
 
 def unlink(region: HtmlElement) -> None:
