@@ -153,8 +153,9 @@ def holds_discussion(region: HtmlElement) -> bool:
     """Whether ``region`` holds a thread's posts: three sibling blocks of one tag, each holding
     a poster's link (a picture and a name for one page) and a date (a <time>, a year, an age)."""
     blocks: dict[tuple[object, str], set[HtmlElement]] = {}
+    named: dict[HtmlElement, set[str]] = {}  # the pages an element's named links go to, made once
     for link in _POSTER_LINKS(region):
-        if not _names_poster(link):
+        if not _names_poster(link, named):
             continue
         child = link
         for parent in link.iterancestors():
@@ -169,7 +170,10 @@ def holds_discussion(region: HtmlElement) -> bool:
     )
 
 
-def _names_poster(link: HtmlElement) -> bool:
+def _names_poster(link: HtmlElement, named: dict[HtmlElement, set[str]]) -> bool:
+    """Whether ``link`` names a poster, or shows a picture beside a link naming the same page.
+    ``named`` keeps each ancestor's named links' pages: the links of a gallery's container, looked
+    through again for each of its pictures, took time the square of their number."""
     text = " ".join(link.text_content().split())
     if text:
         return _name(text)
@@ -178,13 +182,12 @@ def _names_poster(link: HtmlElement) -> bool:
     for _ in range(3):  # the name is beside the picture, a few levels up at most
         if parent is None:
             return False
-        for other in parent.iter("a"):
-            if (
-                other is not link
-                and _target(other) == target
-                and _name(" ".join(other.text_content().split()))
-            ):
-                return True
+        if parent not in named:
+            named[parent] = {
+                _target(a) for a in parent.iter("a") if _name(" ".join(a.text_content().split()))
+            }
+        if target in named[parent]:
+            return True
         parent = parent.getparent()
     return False
 
