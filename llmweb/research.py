@@ -57,18 +57,21 @@ MAX_SOURCES = 10
 DEFAULT_TIMEOUT = 20.0
 SEARCH_SHARE = 0.4  # the most of the deadline the search may take, so pages still get time
 # What the answer a model reads spends beyond the pages' words (see render_research): passages
-# are grouped by page, so a page's label, title and source line (the address twice: as it stands
-# and in the call that reads on) are paid once, and each passage only its label, the headings
-# its title and first line do not already say, and its start and end in the source line.
-PAGE_FRAME_CHARS = 120
-PASSAGE_FRAME_CHARS = 55
+# are grouped by page, so a page's label, title and source line (its date, and its address once,
+# in the call that reads on) are paid once, and each passage only its label (a number and the
+# nonce), the headings its title and first line do not already say, and its start and end in the
+# source line.
+PAGE_FRAME_CHARS = 82
+PASSAGE_FRAME_CHARS = 38
 # Each passage after the first is priced this much above what it adds, so that the default budget's
 # answer costs the tokens it was set for (research bench, tuned half: median 1,455 cl100k tokens
 # at 40, 1,547 at 0, against main's 1,466 before passages were grouped by page) rather than filling
 # max_chars; the first passage is not, so that a small budget still gets one.
 PASSAGE_MARGIN_CHARS = 40
-# The answer's frame: the question, the counts, the untrusted-text note and markers, the unread.
-ANSWER_FRAME_CHARS = 500
+# The answer's frame: the question, the counts and labels, the untrusted-text note and markers,
+# the sources' heading; the unread.
+ANSWER_FRAME_CHARS = 490
+SEARCH_SAID_CHARS = 12  # each search's quotes and joining words, plus its words
 UNREAD_LINE_CHARS = 60  # plus the address
 # Passages of two pages sharing this share of their word shingles say the same thing (a mirror, a
 # copy): the second is dropped. Only across pages: within a manual, neighbours such as str.strip
@@ -249,7 +252,7 @@ def research(
     searches = [request.question]
     results = _readable(search(request.question).results)[: request.sources]
     pages, unread = _read_all(results, deadline, allow, resolver)
-    passages, unused = choose(pages, request.question, request.max_chars - _frame(request.question, unread))
+    passages, unused = choose(pages, request.question, request.max_chars - _frame(searches, unread))
     keywords = fallback_query(request.question)
     # nothing usable (no result, or none that answers): once more with the question's own terms
     if not passages and keywords not in ("", request.question) and deadline - time.monotonic() > timeout / 3:
@@ -258,9 +261,7 @@ def research(
         more = [r for r in _readable(search(keywords).results) if r.url not in tried][: request.sources]
         more_pages, more_unread = _read_all(more, deadline, allow, resolver)
         pages, unread = pages + more_pages, unread + more_unread
-        passages, unused = choose(
-            pages, request.question, request.max_chars - _frame(request.question, unread)
-        )
+        passages, unused = choose(pages, request.question, request.max_chars - _frame(searches, unread))
     return ResearchResult(
         question=request.question,
         searches=tuple(searches),
@@ -285,9 +286,10 @@ def _readable(results: Sequence[SearchResult]) -> list[SearchResult]:
     return [r for r in results if r.url.lower().startswith(("http://", "https://"))]
 
 
-def _frame(question: str, unread: Sequence[UnreadResult]) -> int:
-    """What the answer's frame takes (with room for the question's keywords when searched again)."""
-    return ANSWER_FRAME_CHARS + 3 * len(question) + sum(UNREAD_LINE_CHARS + len(u.url) for u in unread)
+def _frame(searches: Sequence[str], unread: Sequence[UnreadResult]) -> int:
+    """What the answer's frame takes: the question, each further search said, the unread listed."""
+    said = sum(len(s) + SEARCH_SAID_CHARS for s in searches)
+    return ANSWER_FRAME_CHARS + said + sum(UNREAD_LINE_CHARS + len(u.url) for u in unread)
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -432,7 +434,7 @@ def _frame_cost(page: _Page, span: Span, first_of_page: bool) -> int:
     title = page.fetched.title or page.result.title
     cost = PASSAGE_FRAME_CHARS + len(passage_place(span.headings, title, page.text[span.start : span.end]))
     if first_of_page:
-        cost += PAGE_FRAME_CHARS + 2 * len(page.fetched.requested_url) + len(title)
+        cost += PAGE_FRAME_CHARS + len(page.fetched.requested_url) + len(title)
     return cost
 
 

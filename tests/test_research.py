@@ -26,7 +26,7 @@ from werkzeug import Request, Response
 
 from llmweb.fetch import web_fetch
 from llmweb.render import render_research
-from llmweb.research import ResearchResult, web_research
+from llmweb.research import ResearchPassage, ResearchResult, web_research
 from llmweb.tools import run_tool_call
 from serve import stack
 from testbed.loopback_guard import guarded_env
@@ -285,7 +285,7 @@ def test_each_passage_label_carries_the_nonce(
     search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE), serve(pages, "/caddy", CADDY_PAGE))
     result = research(searxng, QUESTION)
     text = render_research(result, nonce="0123abcd")
-    labels = re.findall(r"^--- passage (\d+) (\w+) ---$", text, re.MULTILINE)
+    labels = re.findall(r"^--- (\d+) (\w+) ---$", text, re.MULTILINE)
     assert labels == [(str(n), "0123abcd") for n in range(1, len(result.passages) + 1)]
 
 
@@ -307,11 +307,52 @@ def test_the_passages_of_one_page_stand_together_and_its_address_is_said_once(
     assert urls.count(valkey) >= 2 and caddy in urls
     assert urls == sorted(urls, key=urls.index)  # no page comes back after another's passage
     text = render_research(result, nonce="0123abcd")
-    assert re.findall(r"^=== page (\d+) 0123abcd ===$", text, re.MULTILINE) == ["1", "2"]
-    for url in (valkey, caddy):  # once as the source, once in the call that reads on
-        assert text.count(url) == 2
+    assert re.findall(r"^=== (\d+) 0123abcd ===$", text, re.MULTILINE) == ["1", "2"]
+    for url in (valkey, caddy):  # once, in the call that reads on
+        assert text.count(url) == 1
     for passage in result.passages:
         assert f"{passage.start}–{passage.end}" in text
+
+
+def _answer(*passages: ResearchPassage) -> ResearchResult:
+    return ResearchResult(
+        question=QUESTION, searches=(QUESTION,), passages=passages, unread=(), pages_read=3,
+        max_chars=6_000, seconds=0.1,
+    )  # fmt: skip
+
+
+def _passage(url: str, start: int, text: str, published: str | None = None) -> ResearchPassage:
+    return ResearchPassage(
+        url=url, title="Valkey manual", published=published, headings=("Valkey manual", "Persistence"),
+        start=start, end=start + len(text), text=text, score=1.0,
+    )  # fmt: skip
+
+
+def test_each_source_line_names_the_page_date_every_passage_place_and_the_call_that_reads_on() -> None:
+    valkey, caddy = "http://127.0.0.1:8/valkey", "http://127.0.0.1:8/caddy"
+    text = render_research(
+        _answer(
+            _passage(valkey, 5017, "Valkey writes its snapshot every 300 seconds.", "2026-11-30"),
+            _passage(valkey, 9000, "After a restart Valkey reads the snapshot back."),
+            _passage(caddy, 120, "Caddy keeps its certificates in the data directory."),
+        ),
+        nonce="0123abcd",
+    )
+    outside = text[END.search(text).end() :]  # type: ignore[union-attr]
+    assert outside.splitlines()[2:] == [
+        f'Page 1, published 2026-11-30; passage 1: 5017–5062, 2: 9000–9047; web_fetch {{"url": "{valkey}", "start": 5017}}',
+        f'Page 2; passage 3: 120–171; web_fetch {{"url": "{caddy}", "start": 120}}',
+    ]
+
+
+def test_the_frame_leaves_the_pages_words_most_of_the_answer() -> None:
+    """Issue 25: at 6,000 characters web_research showed 3,900 of the pages' words, web_fetch 5,200;
+    the rest was frame: eight passages of two pages took 1,586 characters of it, now under 1,250."""
+    words = "Valkey writes its snapshot every 300 seconds when at least 10 keys changed. " * 4
+    pages = ("https://valkey.io/topics/persistence/", "https://caddyserver.com/docs/conventions")
+    passages = [_passage(pages[n % 2], 1000 * n, words) for n in range(8)]
+    text = render_research(_answer(*sorted(passages, key=lambda p: p.url, reverse=True)))
+    assert len(text) - sum(len(p.text) for p in passages) < 1_250
 
 
 def test_a_heading_path_leaves_out_what_the_title_and_the_passage_already_say(
@@ -322,7 +363,7 @@ def test_a_heading_path_leaves_out_what_the_title_and_the_passage_already_say(
     [best, *_] = result.passages
     assert best.headings == ("Valkey manual", "Persistence") and best.text.startswith("## Persistence")
     text = render_research(result, nonce="0123abcd")
-    label = text.index("--- passage 1 0123abcd ---\n")
+    label = text.index("--- 1 0123abcd ---\n")
     assert text[label:].split("\n")[1] == "## Persistence"  # no path line: the title is said above
     assert "Valkey manual › Persistence" not in text
 
