@@ -13,6 +13,7 @@ import re
 import pytest
 
 from llmweb.errors import NeedsJavaScript
+from llmweb.fetch.html import threads
 from llmweb.fetch.html.cards import drop_card_fields
 from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.extract import _justext_reading, _parse, read_html_page
@@ -1698,6 +1699,14 @@ def test_an_image_named_for_a_question_does_not_declare_a_thread() -> None:
     assert not declares_thread('<img src="https://games.example/uploads/2020/07/Question-Main-100x75.jpg">')
     assert declares_thread('<div itemscope itemtype="https://schema.org/Question">')
     assert declares_thread('{"@type": "QAPage", "mainEntity": {}}')
+
+
+def test_a_thread_declared_after_many_capitals_of_its_types_names_is_found() -> None:
+    # past threads.MAX_MET capitals met ("Q", "D") the types' whole names are sought from there
+    capitals = '<p>QQ DD "Quiz" "Data"</p>' * (threads.MAX_MET // 2)
+    assert declares_thread(capitals + '<script type="application/ld+json">{"@type": "QAPage"}</script>')
+    assert declares_thread(capitals + '<div itemtype="https://schema.org/DiscussionForumPosting">')
+    assert not declares_thread(capitals + "<p>Questions and answers</p>")
 
 
 def test_a_product_page_whose_main_column_shows_code_is_not_read_as_a_manual() -> None:

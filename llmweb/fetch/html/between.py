@@ -43,7 +43,7 @@ from typing import Any
 from lxml import etree
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.continuation import element_key
+from llmweb.fetch.html.continuation import ElementKeys
 from llmweb.fetch.html.hidden import DISPLAY_NONE
 
 _BLOCK_TAGS = ("h2", "h3", "h4", "h5", "h6", "ul", "ol")
@@ -63,16 +63,17 @@ NEAR_LEVELS = 3
 _CHROME = frozenset({"nav", "header", "footer", "aside", "form", "button", "figure", "table", "p", "li"})
 
 
-def restore_between(root: HtmlElement, body: Any) -> int:
+def restore_between(root: HtmlElement, body: Any, keys: ElementKeys | None = None) -> int:
     """Put back into trafilatura's ``body`` the headings and lists of ``root`` described in the
-    module's docstring; how many."""
+    module's docstring; how many. ``keys``: the elements' keys made so far (:class:`ElementKeys`)."""
     kept = [child for child in body if child.tag == "p"]
     if len(kept) < 2:
         return 0
+    keys = ElementKeys() if keys is None else keys
     index = {id(child): i for i, child in enumerate(body)}
     at: dict[str, Any] = {}
     for paragraph in kept:
-        key = element_key(paragraph)
+        key = keys[paragraph]
         if len(key) >= _KEPT_MIN_CHARS:
             at.setdefault(key, paragraph)
     read: set[str] | None = None  # the keys of what the reading holds, made when first needed
@@ -83,18 +84,18 @@ def restore_between(root: HtmlElement, body: Any) -> int:
     fields: dict[HtmlElement, bool] = {}  # whether an element holds a form's fields, searched once
     for element in root.iter("p", *_BLOCK_TAGS):
         if element.tag == "p":
-            key = element_key(element)
+            key = keys[element]
             mine = at.get(key) if len(key) >= _KEPT_MIN_CHARS else None
             if mine is None:
                 continue
             # a pair of paragraphs the page says twice is filled once (then no longer side by side)
             place = index[id(before)] if before is not None else -1
             if pending and index[id(mine)] == place + 1 and place not in after:
-                read = _read_keys(root, body) if read is None else read
+                read = _read_keys(root, body, keys) if read is None else read
                 near = [
                     _as_reading(block)
                     for block in pending
-                    if _dropped(block, read, before_page, fields) and _near(block, before_page, element)
+                    if _dropped(block, read, before_page, fields, keys) and _near(block, before_page, element)
                 ]
                 if near:
                     after[place] = near
@@ -111,24 +112,28 @@ def restore_between(root: HtmlElement, body: Any) -> int:
     return sum(len(blocks) for blocks in after.values())
 
 
-def _read_keys(root: HtmlElement, body: Any) -> set[str]:
+def _read_keys(root: HtmlElement, body: Any, keys: ElementKeys) -> set[str]:
     """The keys of every element the reading ``body`` holds, and of the headings ``root`` says
     twice: a heading said twice on the page labels something repeated (a thread's "Re: …" over
     each post), not a section of the text."""
-    read = {key for element in body.iter() if (key := element_key(element))}
-    said = Counter(element_key(heading) for heading in root.iter(*_BLOCK_TAGS[:5]))
+    read = {key for element in body.iter() if (key := keys[element])}
+    said = Counter(keys[heading] for heading in root.iter(*_BLOCK_TAGS[:5]))
     return read | {key for key, times in said.items() if times > 1}
 
 
 def _dropped(
-    block: HtmlElement, read: set[str], before: HtmlElement | None, fields: dict[HtmlElement, bool]
+    block: HtmlElement,
+    read: set[str],
+    before: HtmlElement | None,
+    fields: dict[HtmlElement, bool],
+    keys: ElementKeys,
 ) -> bool:
     """Whether ``block`` is text the reading lacks, shown, outside the page's chrome, not links.
     Shown: not within an element hidden that does not hold the kept paragraph ``before`` too (a
     streamed page's text waits in a ``<div hidden>``, which trafilatura reads, as it was read).
     ``fields`` remembers which ancestors hold a form's fields: the blocks of one container share
     it, and searching it again for each of thousands of them took time the square of its size."""
-    key = element_key(block)
+    key = keys[block]
     if not key or key in read:
         return False
     for level, up in enumerate(block.iterancestors()):

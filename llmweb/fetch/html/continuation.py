@@ -53,20 +53,37 @@ def element_key(element: Any) -> str:
     return _key("".join(pieces))
 
 
-def add_split_parts(root: HtmlElement, body: Any) -> bool:
+class ElementKeys(dict[Any, str]):
+    """The :func:`element_key` of each element asked for, made once and kept (``keys[element]``).
+
+    The layers after trafilatura's reading (interleaved, boxes, between, continuation) key the
+    same paragraphs of the page and of the reading, each layer all of them: a seventh of their
+    time. One of these, made once the reading is taken, serves them all. It holds only while
+    the text of an element keyed is not changed: from the reading on, the page's tree is not
+    (its elements change tag or lose and regain attributes only), and a reading's elements
+    change only by new elements put in among them, after the layers that key its root element.
+    """
+
+    def __missing__(self, element: Any) -> str:
+        key = self[element] = element_key(element)
+        return key
+
+
+def add_split_parts(root: HtmlElement, body: Any, keys: ElementKeys | None = None) -> bool:
     """Insert into trafilatura's ``body`` the paragraphs of containers like its main one;
-    whether any were found."""
+    whether any were found. ``keys``: the elements' keys made so far (:class:`ElementKeys`)."""
     if body is None or not _repeated_holders(root):
         return False
+    keys = ElementKeys() if keys is None else keys
     kept_in_body: dict[str, Any] = {}
     for element in body.iter("p"):
-        key = element_key(element)
+        key = keys[element]
         if key:
             kept_in_body.setdefault(key, element)
     if len(kept_in_body) < 2:
         return False
     paragraphs = [p for p in root.iter("p") if isinstance(p.tag, str)]
-    kept = [p for p in paragraphs if element_key(p) in kept_in_body]
+    kept = [p for p in paragraphs if keys[p] in kept_in_body]
     parents = Counter(p.getparent() for p in kept if p.getparent() is not None)
     if not parents:
         return False
@@ -91,7 +108,7 @@ def add_split_parts(root: HtmlElement, body: Any) -> bool:
         low, high = sorted((order[main], order[other]))
         if any(low < h < high for h in headlines):
             continue
-        found += [p for p in other.iterchildren("p") if element_key(p) not in kept_in_body and _is_prose(p)]
+        found += [p for p in other.iterchildren("p") if keys[p] not in kept_in_body and _is_prose(p)]
     if len(found) < _MIN_FOUND:
         return False
     _insert(body, found, kept, kept_in_body, order)

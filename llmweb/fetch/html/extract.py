@@ -47,7 +47,7 @@ from llmweb.fetch.html.bios import drop_author_bios
 from llmweb.fetch.html.cards import drop_card_fields
 from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.contents import drop_tables_of_contents
-from llmweb.fetch.html.continuation import add_split_parts
+from llmweb.fetch.html.continuation import ElementKeys, add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import hidden_chrome
@@ -463,8 +463,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             if _loses_prose(body, plain_body):
                 root, region, body, comments = plain, twins, plain_body, plain_comments
                 fired.remove("item_list")
+        # the keys of the page's and the readings' elements, made once for the layers below: from
+        # here on the page's text does not change, nor a reading's elements' (ElementKeys)
+        keys = ElementKeys()
         if layers.interleaved and body is not None:
-            fuller = _with_dropped_blocks(root, url, body)
+            fuller = _with_dropped_blocks(root, url, body, keys)
             if fuller is not None:
                 body = fuller
                 fired.append("interleaved")
@@ -500,7 +503,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             and body is not None
             and not {"full_reading", "second_opinion", "joined_opinion"} & set(fired)
         ):
-            fuller = _with_boxes(root, url, body)
+            fuller = _with_boxes(root, url, body, keys)
             if fuller is not None:
                 boxed = _text_chars(fuller) - body_chars
                 body, body_chars = fuller, body_chars + boxed
@@ -510,7 +513,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             layers.between
             and body is not None
             and not {"interleaved", "full_reading", "second_opinion", "joined_opinion"} & set(fired)
-            and restore_between(root, body)
+            and restore_between(root, body, keys)
         ):
             put = _text_chars(body) - body_chars
             boxed, body_chars = boxed + put, body_chars + put
@@ -528,7 +531,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 body = comments
             else:
                 body.extend(list(comments))
-        if layers.continuation and add_split_parts(root, body):
+        if layers.continuation and add_split_parts(root, body, keys):
             fired.append("continuation")
         text = render_markdown(body, codes)
         if layers.post_run and not (article or sells_one) and body_chars < READ_SHARE * page_chars:
@@ -715,11 +718,11 @@ def _trafilatura(root: HtmlElement, url: str, *, fast: bool, comments: bool = Fa
     return getattr(document, "body", None), getattr(document, "commentsbody", None)
 
 
-def _with_dropped_blocks(root: HtmlElement, url: str, body: Any) -> Any:
+def _with_dropped_blocks(root: HtmlElement, url: str, body: Any, keys: ElementKeys) -> Any:
     """trafilatura's reading again, with the element declared the article whose headings,
     lists or tables between kept paragraphs the first reading dropped (.interleaved), when it
     holds the first reading and adds to it; else None (and ``root`` as it was)."""
-    container = container_with_gaps(root, body)
+    container = container_with_gaps(root, body, keys)
     if container is None:
         return None
     container = enclosing(container, body)
@@ -731,11 +734,11 @@ def _with_dropped_blocks(root: HtmlElement, url: str, body: Any) -> Any:
     return None
 
 
-def _with_boxes(root: HtmlElement, url: str, body: Any) -> Any:
+def _with_boxes(root: HtmlElement, url: str, body: Any, keys: ElementKeys) -> Any:
     """trafilatura's reading again with the class and id of the boxes of prose it dropped between
     kept paragraphs as furniture left out (.interleaved), when it holds the first reading and adds
     to it; else None. ``root`` is as it was either way."""
-    boxes = boxes_between(root, body)
+    boxes = boxes_between(root, body, keys)
     if not boxes:
         return None
     names = [

@@ -25,7 +25,7 @@ from typing import Any
 import trafilatura.xpaths
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.continuation import element_key
+from llmweb.fetch.html.continuation import ElementKeys, element_key
 
 # What a reading that recovers paragraphs one by one leaves out between them
 _BLOCK_TAGS = frozenset({"h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table"})
@@ -46,15 +46,17 @@ HOLD_SHARE = 0.95
 ENCLOSING_LEVELS = 3
 
 
-def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
+def container_with_gaps(root: HtmlElement, body: Any, keys: ElementKeys | None = None) -> HtmlElement | None:
     """The element of ``root`` holding, between two paragraphs trafilatura's ``body`` kept,
     the most characters of headings, lists and tables it dropped (at least DROPPED_MIN_CHARS),
     or None. Only for a reading of paragraphs alone, without a heading or a list: what the
     recovery of paragraphs one by one gives (on the article set's pages, where trafilatura
-    knew the container, the other readings read again were never kept)."""
+    knew the container, the other readings read again were never kept). ``keys``: the elements'
+    keys made so far (:class:`~llmweb.fetch.html.continuation.ElementKeys`)."""
     if body.find(".//head") is not None or body.find(".//list") is not None:
         return None  # a reading from a container trafilatura knows: what it dropped, it dropped on purpose
-    read = {key for element in body.iter() if (key := element_key(element))}
+    keys = ElementKeys() if keys is None else keys
+    read = {key for element in body.iter() if (key := keys[element])}
     if not read:
         return None
     best, most = None, DROPPED_MIN_CHARS - 1
@@ -68,17 +70,17 @@ def container_with_gaps(root: HtmlElement, body: Any) -> HtmlElement | None:
         kept = [
             i
             for i, child in enumerate(children)
-            if child.tag == "p" and len(key := element_key(child)) >= _KEPT_MIN_CHARS and key in read
+            if child.tag == "p" and len(key := keys[child]) >= _KEPT_MIN_CHARS and key in read
         ]
         if len(kept) < 2:
             continue
-        dropped = sum(_dropped_chars(child, read) for child in children[kept[0] + 1 : kept[-1]])
+        dropped = sum(_dropped_chars(child, read, keys) for child in children[kept[0] + 1 : kept[-1]])
         if dropped > most:
             best, most = parent, dropped
-    return best if best is not None else _main_with_gaps(root, read)
+    return best if best is not None else _main_with_gaps(root, read, keys)
 
 
-def _main_with_gaps(root: HtmlElement, read: set[str]) -> HtmlElement | None:
+def _main_with_gaps(root: HtmlElement, read: set[str], keys: ElementKeys) -> HtmlElement | None:
     """The page's main region (``<main>``, ``role="main"``) when, between the first and the last
     paragraph the reading kept in it, it holds at least DROPPED_MIN_CHARS of headings, lists and
     tables the reading lacks: a landing page of sections, each a heading, a paragraph and a list,
@@ -97,11 +99,11 @@ def _main_with_gaps(root: HtmlElement, read: set[str]) -> HtmlElement | None:
             if _inside_block(element, main):
                 continue  # counted with the block that holds it
             if element.tag == "p":
-                if len(key := element_key(element)) >= _KEPT_MIN_CHARS and key in read:
+                if len(key := keys[element]) >= _KEPT_MIN_CHARS and key in read:
                     kept += 1
                     dropped, pending = (dropped + pending if kept > 1 else 0), 0
             else:
-                pending += _dropped_chars(element, read)
+                pending += _dropped_chars(element, read, keys)
         if kept >= 2 and dropped >= DROPPED_MIN_CHARS:
             return main
     return None
@@ -133,13 +135,13 @@ def enclosing(container: HtmlElement, body: Any) -> HtmlElement:
     return container
 
 
-def _dropped_chars(child: HtmlElement, read: set[str]) -> int:
+def _dropped_chars(child: HtmlElement, read: set[str], keys: ElementKeys) -> int:
     """Characters of ``child``'s text when it is a block the reading lacks that is not mostly
     links: a list of links (related stories, a table of contents) is dropped on purpose, and a
     second reading drops it again."""
     if child.tag not in _BLOCK_TAGS:
         return 0
-    key = element_key(child)
+    key = keys[child]
     if not key or key in read:
         return 0
     chars = len(child.text_content())
@@ -200,7 +202,7 @@ PROSE_RUN_CHARS = 60
 BOX_MAX_BLOCKS = 50
 
 
-def boxes_between(root: HtmlElement, body: Any) -> list[HtmlElement]:
+def boxes_between(root: HtmlElement, body: Any, keys: ElementKeys | None = None) -> list[HtmlElement]:
     """Elements of ``root`` trafilatura's furniture rule drops (a class or id naming an embed,
     meta data, a slider) that lie between paragraphs the reading ``body`` kept, within
     BOX_LEVELS levels, and hold prose it lacks: at least BOX_MIN_CHARS, two sentences, less
@@ -208,8 +210,10 @@ def boxes_between(root: HtmlElement, body: Any) -> list[HtmlElement]:
     Each such element of a block is a box, not only its first: a page builder's column names
     every widget in it, a heading's first, and the slider after it was never looked at (on WCXB
     dev's tuning part alone, no page changes; with BESIDE_LEVELS, see there).
-    At most BOX_MAX_BLOCKS blocks of prose are placed: each is placed by a walk of its siblings."""
-    read = {key for paragraph in body.iter("p") if len(key := element_key(paragraph)) >= _KEPT_MIN_CHARS}
+    At most BOX_MAX_BLOCKS blocks of prose are placed: each is placed by a walk of its siblings.
+    ``keys``: the elements' keys made so far (:class:`~llmweb.fetch.html.continuation.ElementKeys`)."""
+    keys = ElementKeys() if keys is None else keys
+    read = {key for paragraph in body.iter("p") if len(key := keys[paragraph]) >= _KEPT_MIN_CHARS}
     if not read:
         return []
     # every element holding a kept paragraph; the paragraphs' parents and BOX_LEVELS more
@@ -217,7 +221,7 @@ def boxes_between(root: HtmlElement, body: Any) -> list[HtmlElement]:
     held: set[HtmlElement] = set()
     holders: dict[HtmlElement, None] = {}
     for paragraph in root.iter("p"):
-        if element_key(paragraph) not in read:
+        if keys[paragraph] not in read:
             continue
         held.add(paragraph)
         for level, element in enumerate(paragraph.iterancestors()):

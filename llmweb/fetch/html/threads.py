@@ -23,6 +23,19 @@ import re
 from lxml.html import HtmlElement
 
 _THREAD_TYPES = ("DiscussionForumPosting", "QAPage", "SocialMediaPosting", "Question", "Answer")
+# Each type is sought by a beginning of its name: a single capital letter is found at memory
+# speed, where the search for a name whose last letter is common ("QAPage", "Question") looks
+# at a third of the page's characters; the two names beginning "Q" are found in one pass. On the
+# article set 0.51 -> 0.30 ms a page. Where the capital is common ("A", "S": 600 and 400 times
+# a page, each met in Python) the whole name is the quicker search, and past MAX_MET capitals
+# (a hostile page of them) the names are sought whole from there.
+_SOUGHT = (
+    ("Q", ("QAPage", "Question")),
+    ("D", ("DiscussionForumPosting",)),
+    ("SocialMediaPosting", ("SocialMediaPosting",)),
+    ("Answer", ("Answer",)),
+)
+MAX_MET = 5000
 _WORD_CHARACTER = re.compile(r"\w")
 
 
@@ -32,16 +45,21 @@ def declares_thread(html: str) -> bool:
     itemtype URL; not any "/": an image named ".../Question-Main.jpg" declares nothing)."""
     # substring searches, then a look at the characters around each: a pattern over the page
     # tried its first character class at every position (3 ms a page on WCXB dev, now 1 ms)
-    for name in _THREAD_TYPES:
-        at = html.find(name)
-        while at >= 0:
-            if (
-                at
-                and (html[at - 1] in "\"'" or html.endswith(_SCHEMA_ORG, 0, at))
-                and not _WORD_CHARACTER.match(html, at + len(name))
-            ):
-                return True
-            at = html.find(name, at + 1)
+    return any(_declares(html, start, names, 0) for start, names in _SOUGHT)
+
+
+def _declares(html: str, start: str, names: tuple[str, ...], at: int) -> bool:
+    """Whether one of ``names``, which begin with ``start``, is declared at ``at`` or after."""
+    at, met = html.find(start, at), 0
+    while at >= 0:
+        if at and (html[at - 1] in "\"'" or html.endswith(_SCHEMA_ORG, 0, at)):
+            for name in names:
+                if html.startswith(name, at) and not _WORD_CHARACTER.match(html, at + len(name)):
+                    return True
+        met += 1
+        if met > MAX_MET and start not in names:
+            return any(_declares(html, name, (name,), at) for name in names)
+        at = html.find(start, at + 1)
     return False
 
 

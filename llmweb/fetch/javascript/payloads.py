@@ -93,10 +93,13 @@ SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "modu
 """The type attributes of a <script> a browser runs."""
 # window.NAME = …, self.NAME = …, var NAME = …, window["NAME"] = …, followed by data
 # (a declared variable only under a name that says it is data: minified code declares
-# `var o = {…}` all the time)
+# `var o = {…}` all the time). Each name's first letter is matched first and looked back at (a
+# word's start, which letter): a pattern beginning with a set of letters is tried only where one
+# stands, where one beginning with a word boundary was tried at every position of the script
+# (the article set's scripts: 2.5 times as long, the same matches)
 _ASSIGNMENT = re.compile(
-    r"""(?:\b(?:window|self|globalThis)\s*(?:\.\s*|\[\s*["'])([A-Za-z_$][\w$]*)["']?\s*\]?"""
-    r"""|\b(?:var|let|const)\s+(__\w+__|yt[A-Z]\w*|[A-Z][A-Z0-9_]{3,}|\w*(?:State|Data|Props|Store|Cache)\w*))"""
+    r"""[wsgvlc](?<!\w.)(?:(?:(?<=w)indow|(?<=s)elf|(?<=g)lobalThis)\s*(?:\.\s*|\[\s*["'])([A-Za-z_$][\w$]*)["']?\s*\]?"""
+    r"""|(?:(?<=v)ar|(?<=l)et|(?<=c)onst)\s+(__\w+__|yt[A-Z]\w*|[A-Z][A-Z0-9_]{3,}|\w*(?:State|Data|Props|Store|Cache)\w*))"""
     r"""\s*=\s*(?=[\[{]|JSON\.parse\(|\(function\s*\()"""
 )
 # Global state whose name says it is no content: configuration, tracking, ads, feature flags.
