@@ -15,7 +15,7 @@ from lxml import etree
 
 from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.between import restore_between
-from llmweb.fetch.html.extract import extract_page, find_bot_challenge, read_html_page
+from llmweb.fetch.html.extract import ExtractedPage, extract_page, find_bot_challenge, read_html_page
 from llmweb.fetch.html.sizes import text_size
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
@@ -361,17 +361,23 @@ def test_a_navigation_menu_inside_a_manuals_main_region_is_left_out() -> None:
     assert "Resolves names." in text
 
 
+def manual_with_footer(footer: str) -> ExtractedPage:
+    """A manual's page read whole, ``footer`` at the end of its main region; its text is checked."""
+    html = manual("<p>Resolves names.</p>").replace('<div class="column">', '<main><div class="column">', 1)
+    html = html.replace("</body>", f"{footer}</main></body>", 1)
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert "Resolves names." in read.text
+    return read
+
+
 def test_a_footer_inside_a_manuals_main_region_is_left_out() -> None:
     # the page's own footer, inside the region read whole: when it was changed, where to edit it
     footer = (
         "<footer><p>This page was last modified on Jul 8, 2025 by the contributors.</p>"
         '<p><a href="https://git.example/docs/edit/netcfg.md">Edit this page</a> · Report a problem</p></footer>'
     )
-    html = manual("<p>Resolves names.</p>").replace('<div class="column">', '<main><div class="column">', 1)
-    html = html.replace("</body>", f"{footer}</main></body>", 1)
-    read = extract_page(html)
-    assert "manual" in read.fired
-    assert "Resolves names." in read.text
+    read = manual_with_footer(footer)
     assert "last modified" not in read.text and "Edit this page" not in read.text
 
 
@@ -384,11 +390,7 @@ def test_a_block_named_as_the_pages_footer_inside_a_manuals_main_region_is_left_
         '<div><a href="https://git.example/docs/edit/netcfg.md">View this page on the forge</a> • '
         '<a href="https://git.example/docs/issues/new">Report a problem with this content</a></div></div></section>'
     )
-    html = manual("<p>Resolves names.</p>").replace('<div class="column">', '<main><div class="column">', 1)
-    html = html.replace("</body>", f"{footer}</main></body>", 1)
-    read = extract_page(html)
-    assert "manual" in read.fired
-    assert "Resolves names." in read.text
+    read = manual_with_footer(footer)
     assert "last modified" not in read.text and "Report a problem" not in read.text
 
 
