@@ -1072,15 +1072,18 @@ def test_a_menu_button_left_open_does_not_take_the_article_with_it() -> None:
     assert "the 11th speaker asked for longer library hours" in text
 
 
+# a product's description, the page's text beside its closed dialogs
+LANTERN = (
+    "<p>The Trail Lantern throws 400 lumens of warm light for up to 40 hours on one charge, "
+    "and its silicone shell survives drops onto rock. A magnetic base and a folding hook let "
+    "it hang from a tent's ceiling or cling to a car's door.</p>"
+)
+
+
 def test_a_pages_dialogs_are_left_out() -> None:
     # a shop's cart and account windows, closed in the HTML until a script opens them
-    description = (
-        "<p>The Trail Lantern throws 400 lumens of warm light for up to 40 hours on one charge, "
-        "and its silicone shell survives drops onto rock. A magnetic base and a folding hook let "
-        "it hang from a tent's ceiling or cling to a car's door.</p>"
-    )
     body = (
-        f"<main><h1>Trail Lantern</h1><p>$49.00</p>{description * 2}</main>"
+        f"<main><h1>Trail Lantern</h1><p>$49.00</p>{LANTERN * 2}</main>"
         '<div class="modal" role="dialog"><h2>Your cart</h2>'
         "<p>Are you sure you want to remove the following product from your shopping cart today?</p></div>"
         '<div aria-modal="true"><h2>Create your account</h2>'
@@ -1096,13 +1099,8 @@ def test_a_dialog_is_left_out_however_its_attribute_name_is_spelled() -> None:
     # HTML's attribute names are case-blind and the parser folds them: a template's
     # Aria-modal="true" marks a modal as aria-modal does (the raw page was once searched for a
     # few spellings of it before the tree, and this one was missed)
-    description = (
-        "<p>The Trail Lantern throws 400 lumens of warm light for up to 40 hours on one charge, "
-        "and its silicone shell survives drops onto rock. A magnetic base and a folding hook let "
-        "it hang from a tent's ceiling or cling to a car's door.</p>"
-    )
     body = (
-        f"<main><h1>Trail Lantern</h1><p>$49.00</p>{description * 2}</main>"
+        f"<main><h1>Trail Lantern</h1><p>$49.00</p>{LANTERN * 2}</main>"
         '<div Aria-modal="true"><h2>Create your account</h2>'
         "<p>Enter your email address and we will send you a six-digit code to verify your new account.</p></div>"
     )
