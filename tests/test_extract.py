@@ -89,6 +89,41 @@ def test_an_articles_first_heading_unlike_the_title_stays() -> None:
     assert extract_page(page(body, head)).text.startswith("## Budget vote tonight\n")
 
 
+def test_a_first_heading_the_head_names_the_page_by_is_left_to_the_title() -> None:
+    body = f"<main><h1>Parks budget approved</h1>{PARAGRAPH}{PARAGRAPH}</main>"
+    page_ = extract_page(page(body, title="Parks budget approved | City News"))
+    assert "Parks budget approved" not in page_.text
+    assert page_.text.startswith("The committee met")
+
+
+def test_a_first_heading_the_head_does_not_name_stays_on_a_page_not_an_article() -> None:
+    body = f"<main><h1>Budget vote tonight</h1>{PARAGRAPH}{PARAGRAPH}</main>"
+    text = extract_page(page(body, title="Parks budget approved | City News")).text
+    assert text.startswith("# Budget vote tonight\n")
+
+
+def test_a_page_named_by_its_dropped_heading_is_still_read_as_on_its_subject() -> None:
+    # the shell verdict weighs the text with the heading it left out: without the heading the
+    # text held none of the title's words, and the framework's state, which names the subject,
+    # took the page over
+    state = {
+        "props": {
+            "pageProps": {
+                "title": "Harbor Ferry Timetable",
+                "description": "The harbor ferry timetable lists every crossing to the island. Boats leave "
+                "the north pier each hour from six in the morning, and the last ferry returns at midnight. "
+                "Tickets are sold on board and at the kiosk beside the pier, and bicycles travel free on "
+                "weekdays outside the rush hours.",
+            }
+        }
+    }
+    head = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(state)}</script>'
+    body = f"<main><h1>Harbor Ferry Timetable</h1>{PARAGRAPH}</main><script>console.log(1)</script>"
+    text = read_html_page(page(body, head, title="Harbor Ferry Timetable - Port of Example")).text
+    assert text.startswith("The committee met")
+    assert "north pier" not in text
+
+
 def test_the_title_is_the_headline_a_reader_sees_rather_than_the_social_cards() -> None:
     head = '<meta property="og:title" content="Parks budget: a row seems to be over">'
     body = f"<article><h1>Parks budget approved after all</h1>{PARAGRAPH}</article>"

@@ -478,7 +478,9 @@ def test_a_rendered_page_keeps_its_text_and_gains_the_recipe_its_scripts_would_d
     text = read(
         page(body=f"<article><h1>Lemon drizzle cake</h1>{STORY}</article>", head=APP + json_ld(RECIPE))
     )
-    assert 0 < text.index("My grandmother baked this cake every Sunday") < text.index("- 225g caster sugar")
+    # the heading that repeats the page's <title> is left to the title; the rendered text comes first
+    assert text.startswith("My grandmother baked this cake every Sunday")
+    assert text.index("My grandmother baked this cake every Sunday") < text.index("- 225g caster sugar")
 
 
 def test_a_rendered_page_is_not_filled_with_what_it_already_shows() -> None:

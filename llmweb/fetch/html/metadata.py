@@ -54,6 +54,15 @@ def page_title(root: HtmlElement) -> str | None:
     return _head_line(root.findtext(".//title") or "") or None
 
 
+def head_titles(root: HtmlElement) -> list[str]:
+    """The names the page's head gives it: its <title> and its social cards' titles."""
+    names = [_head_line(root.findtext(".//title") or "")]
+    for meta in root.iterfind(".//head/meta[@content]"):
+        if (meta.get("property") or meta.get("name") or "").lower() in _TITLE_METAS:
+            names.append(_head_line(meta.get("content") or ""))
+    return [name for name in names if name]
+
+
 # schema.org's Article and the types under it that news and blog pages use
 _ARTICLE_TYPE = re.compile(
     r'"@type"\s*:\s*\[?\s*"(?:News|Blog|Scholarly|Tech|Analysis|Opinion|Report|Review|Satirical)?'
