@@ -41,7 +41,7 @@ class Layers:
     continuation: bool = True  # an article body split over containers joined (.continuation)
     whole_page: bool = True  # every visible line when the extraction is shorter than MIN_TEXT_CHARS
     landing: bool = True  # a landing page of sections read whole when the reading kept a small part
-    title_heading: bool = True  # an article's first heading dropped when it repeats the title
+    title_heading: bool = True  # a first heading repeating the title or the head's name dropped
     closing_heading: bool = True  # a last heading with next to nothing under it dropped
     repeats: bool = True  # a long paragraph said again later in the reading dropped (a copy of the text)
     fill: bool = True  # the visible text filled in from embedded data (.shell "visible" + sources)
