@@ -16,6 +16,7 @@ from lxml import etree
 from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.between import restore_between
 from llmweb.fetch.html.extract import ExtractedPage, extract_page, find_bot_challenge, read_html_page
+from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.sizes import text_size
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
@@ -835,6 +836,72 @@ def test_a_gallery_between_paragraphs_read_one_by_one_stays_out() -> None:
     text = conference_guide(gallery)
     assert "## 2. Vector Conference" in text
     assert "seen from the balcony" not in text
+
+
+OFFERS = [
+    ("Pest control specials", "Save $50 on pest control!", "Save $50 on your first visit with a code."),
+    ("Wildlife offers", "Save $100 on wildlife control.", "Keep rodents and wildlife out with our work."),
+    ("Combine and save", "Protection plans for the home.", "Combine services in one plan to save more."),
+]
+
+
+def offers_page(box_class: str) -> str:
+    """The text of a service's page of offers: a section for each, its heading over a box
+    (``box_class``) of a smaller heading, a paragraph and a button, then a section of prose."""
+    sections = "".join(
+        f'<section class="rich-text"><div class="wrapper"><h2>{heading}</h2><hr>'
+        f'<div class="{box_class}"><div class="content"><h3>{title}</h3><p>{offer}</p>'
+        '<a class="button" href="/start">Get started</a></div></div></div></section>'
+        for heading, title, offer in OFFERS
+    )
+    prose = "".join(
+        f"<p>{sentence}</p>"
+        for sentence in (
+            "With us you get proven pest control backed by decades of experience and great savings.",
+            "Our technicians inspect the whole home first, then treat the places pests come in.",
+            "Every plan comes with free visits between treatments if pests return, at no extra cost.",
+            "Whether you look for a promo code or a coupon, these offers help you save on each visit.",
+        )
+    )
+    body = (
+        f"<main><h1>Discounts, coupons and promo codes</h1>{sections}"
+        f'<section class="rich-text"><div class="wrapper"><h2>Pest control deals you can trust</h2>{prose}'
+        "</div></section></main>"
+    )
+    return extract_page(page(body, title="Discounts, coupons and promo codes")).text
+
+
+def test_the_boxes_under_a_service_pages_kept_section_headings_are_put_back() -> None:
+    # trafilatura drops each offer's box for its class ("banner") and keeps the headings above
+    text = offers_page("cta-banner")
+    assert (
+        text.index("## Pest control specials")
+        < text.index("### Save $50 on pest control!")
+        < text.index("Save $50 on your first visit")
+        < text.index("## Wildlife offers")
+        < text.index("Keep rodents and wildlife out")
+        < text.index("## Combine and save")
+        < text.index("Combine services in one plan")
+        < text.index("## Pest control deals")
+    )
+
+
+@pytest.mark.parametrize(("box_class", "put_back"), [("cta-banner", 2), ("offer-card", 0)])
+def test_only_a_section_body_named_furniture_is_put_back(box_class: str, put_back: int) -> None:
+    # dropped for another reason (a grid's card of a link to another page, a section's intro
+    # beside a carousel scripts fill), it is not the text's
+    heading, title, offer = OFFERS[0]
+    root = lxml.html.document_fromstring(
+        f'<html><body><main><h2>{heading}</h2><div class="{box_class}"><h3>{title}</h3><p>{offer}</p></div>'
+        "<h2>Pest control deals you can trust</h2></main></body></html>"
+    )
+    reading = etree.Element("body")
+    for text in (heading, "Pest control deals you can trust"):
+        etree.SubElement(reading, "head", rend="h2").text = text
+    assert restore_section_bodies(root, reading) == put_back
+    if put_back:
+        assert [child.tag for child in reading] == ["head", "head", "p", "head"]
+        assert reading[2].text == offer
 
 
 def between_paragraphs(box: str, lead: str, words: str, holder: str) -> str:

@@ -12,6 +12,7 @@
 - :mod:`.threads` — the replies of forum threads, Q&A and comment pages, from trafilatura's comments.
 - :mod:`.loose` — a block's loose text between ``<br>`` tags made paragraphs (an old forum's messages).
 - :mod:`.forms` — forms that ask for nothing (a comment's message in its edit form), read as text.
+- :mod:`.sections` — the bodies of sections a reading keeps the heading of alone, put back.
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
 - :mod:`.panels` — an accordion's collapsed panels shown, as a reader who opens them sees them.
 - :mod:`.whole` — a page read whole, its chrome left out: a page trafilatura empties, a landing page.

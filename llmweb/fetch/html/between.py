@@ -134,21 +134,8 @@ def _dropped(
     ``fields`` remembers which ancestors hold a form's fields: the blocks of one container share
     it, and searching it again for each of thousands of them took time the square of its size."""
     key = keys[block]
-    if not key or key in read:
+    if not key or key in read or not in_text(block, before, fields):
         return False
-    for level, up in enumerate(block.iterancestors()):
-        if level < NEAR_LEVELS:
-            if up not in fields:
-                fields[up] = bool(_FIELDS(up))
-            if fields[up]:
-                return False  # beside a form's fields: a window of settings (a consent's switches)
-        if up.tag in _CHROME or up.tag in _BLOCK_TAGS[5:]:
-            return False  # in chrome, or a list's inner list (it goes with its outer one)
-        hidden = up.get("hidden") is not None or up.get("aria-hidden") == "true"
-        if (hidden or DISPLAY_NONE.search(up.get("style") or "")) and not (
-            before is not None and up in before.iterancestors()
-        ):
-            return False
     chars = len(block.text_content())
     linked = sum(len(link.text_content()) for link in block.iter("a"))
     if linked >= LINKED_SHARE * chars:
@@ -163,6 +150,25 @@ def _dropped(
     if len(items) > 1 and all(item.find(".//a[@href]") is not None for item in items):
         return False
     return sum(len(" ".join(item.text_content().split())) for item in items) >= ITEM_MIN_CHARS * len(items)
+
+
+def in_text(block: HtmlElement, before: HtmlElement | None, fields: dict[HtmlElement, bool]) -> bool:
+    """Whether ``block`` is shown and outside the page's chrome, not beside a form's fields nor
+    inside a list or a paragraph (see :func:`_dropped`)."""
+    for level, up in enumerate(block.iterancestors()):
+        if level < NEAR_LEVELS:
+            if up not in fields:
+                fields[up] = bool(_FIELDS(up))
+            if fields[up]:
+                return False  # beside a form's fields: a window of settings (a consent's switches)
+        if up.tag in _CHROME or up.tag in _BLOCK_TAGS[5:]:
+            return False  # in chrome, or a list's inner list (it goes with its outer one)
+        hidden = up.get("hidden") is not None or up.get("aria-hidden") == "true"
+        if (hidden or DISPLAY_NONE.search(up.get("style") or "")) and not (
+            before is not None and up in before.iterancestors()
+        ):
+            return False
+    return True
 
 
 def _near(block: HtmlElement, *paragraphs: HtmlElement | None) -> bool:

@@ -80,6 +80,7 @@ from llmweb.fetch.html.posts import read_described_posts, read_posts, show_scrip
 from llmweb.fetch.html.promotions import drop_promotions
 from llmweb.fetch.html.repeats import without_repeats, words
 from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
+from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.trailing import drop_trailing_blocks
@@ -528,6 +529,16 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             put = _text_chars(body) - body_chars
             boxed, body_chars = boxed + put, body_chars + put
             fired.append("between")
+        # …and the bodies of sections the reading keeps the heading of alone (.sections)
+        if (
+            layers.sections
+            and body is not None
+            and not {"full_reading", "second_opinion", "joined_opinion"} & set(fired)
+            and restore_section_bodies(root, body, keys)
+        ):
+            put = _text_chars(body) - body_chars
+            boxed, body_chars = boxed + put, body_chars + put
+            fired.append("sections")
         replies = replies_text(comments) if thread else ""
         if replies and is_thread(
             declared=declared_thread,

@@ -247,15 +247,23 @@ def boxes_between(root: HtmlElement, body: Any, keys: ElementKeys | None = None)
     return boxes
 
 
+def named_furniture(element: HtmlElement) -> bool:
+    """Whether trafilatura's rule names ``element`` furniture by its class or id (see
+    :func:`_furniture_words`)."""
+    if _FURNITURE_CLASS is None or _FURNITURE_ID is None or element.tag not in _FURNITURE_TAGS:
+        return False
+    return bool(
+        _FURNITURE_CLASS.search(element.get("class") or "") or _FURNITURE_ID.search(element.get("id") or "")
+    )
+
+
 def _furniture(element: HtmlElement, levels: int) -> list[HtmlElement]:
     """``element``, or else each of its descendants within ``levels`` levels that trafilatura's
     rule names furniture, none inside another: a column of a page builder's widgets, each named
     one, holds a heading's widget first and a slider of testimonials after it."""
     if _FURNITURE_CLASS is None or _FURNITURE_ID is None:
         return []
-    if element.tag in _FURNITURE_TAGS and (
-        _FURNITURE_CLASS.search(element.get("class") or "") or _FURNITURE_ID.search(element.get("id") or "")
-    ):
+    if named_furniture(element):
         return [element]
     if not levels:
         return []

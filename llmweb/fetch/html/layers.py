@@ -21,6 +21,7 @@ class Layers:
     contents: bool = True  # an article's table of contents, links to its own sections, dropped (.contents)
     interleaved: bool = True  # headings, lists, tables dropped between kept paragraphs (.interleaved)
     between: bool = True  # headings and lists between two paragraphs read side by side put back (.between)
+    sections: bool = True  # a section's body dropped under its kept heading put back (.sections)
     boxes: bool = True  # boxes of prose dropped as furniture between kept paragraphs (.interleaved)
     panels: bool = True  # an accordion's collapsed panels shown (.panels)
     streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
