@@ -156,6 +156,17 @@ def test_a_thread_whose_posts_quote_code_is_not_read_as_a_manual() -> None:
     assert -1 not in where and where == sorted(where)
 
 
+def test_a_thread_whose_posts_quote_code_loses_its_posters_cards() -> None:
+    # taken for documentation by its code, whose definition lists are its text; but its signed,
+    # dated posts (.manual.discussion_posts) make it a thread, its lists posters' cards (.cards)
+    posts = "".join(avatar_post(i, *p) for i, p in enumerate(POSTS))
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{posts}</div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1")
+    assert "card_fields" in read.fired
+    assert "Posts:" not in read.text and "Joined:" not in read.text
+    assert all(author in read.text for author, _, _ in POSTS)  # the name is the card's, and stays
+
+
 def signed_post(number: int, author: str, when: str, text: str) -> str:
     """A post as XenForo writes it: the poster's avatar and name linking to one profile, a
     <time>, the message."""

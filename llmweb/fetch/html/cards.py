@@ -20,7 +20,9 @@ their lists are the products' names, prices and specifications, which a listing'
 (issue 22); two shops' grids that scored higher without them (0.57 -> 0.77, 0.76 -> 1.00, their
 gold texts leave the products out) were given up for it. Not on a manual (extract.py): its
 definition lists are its text, options and what they do (one of the check part's documentation
-pages lost a little; a phpBB thread read as a manual, 0.68 -> 0.72, is left as it was). Lists (``<ul>``) of "Label: value" lines are not
+pages lost a little). A page taken for documentation by the code its posts quote is a thread
+when its body holds signed, dated posts (.manual.discussion_posts), and loses its cards (a phpBB
+thread 0.77 -> 0.81; no documentation page of the tuning part holds such posts). Lists (``<ul>``) of "Label: value" lines are not
 cards: on the tuning part they are articles' and products' text ("Processor: …" in a game's
 requirements) far more often.
 """

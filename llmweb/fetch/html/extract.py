@@ -324,6 +324,11 @@ def _text_size(el: HtmlElement) -> int:
     return len("".join(el.text_content().split()))
 
 
+def _holds_posts(root: HtmlElement) -> bool:
+    body = root.find("body")
+    return body is not None and bool(discussion_posts(body))
+
+
 _NOSCRIPT = re.compile("<noscript", re.IGNORECASE)  # <NOSCRIPT> is one too
 
 
@@ -371,10 +376,12 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if posts:
             fired.append("thread_json_ld")
     # a thread without markup: the posters' cards beside its posts (.cards), before any reading;
-    # a manual's definition lists are its text (options and what they do)
+    # a manual's definition lists are its text (options and what they do), but a thread quoting
+    # code looks like one: its signed, dated posts say what it is
     if (
-        not (posts or documentation)
+        not posts
         and layers.card_fields
+        and (not documentation or _holds_posts(root))
         and root.find(".//dl") is not None  # the tree's test first: a tag's is in C
         and "<dl" in html
         and drop_card_fields(root)
