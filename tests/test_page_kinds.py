@@ -83,6 +83,22 @@ def test_a_forum_threads_poster_cards_leave_their_counts_out() -> None:
     assert where == sorted(where)
 
 
+def test_a_field_only_some_posters_fill_in_leaves_with_their_cards_counts() -> None:
+    # "Location:" on one card of four is no label of most cards, but the cards are a thread's
+    extra = {1: "<dd>Location: Leeds, United Kingdom</dd>", 3: "<dd>Primary OS: MS Windows 10</dd>"}
+    cards = "".join(
+        forum_post(i, *p).replace(
+            "</dd></dl>", f"</dd><dd>Joined: Mon Mar {i + 2}, 2015</dd>{extra.get(i, '')}</dl>"
+        )
+        for i, p in enumerate(POSTS)
+    )
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{cards}</div>{FOOTER}'
+    text = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1").text
+    assert "Location:" not in text and "Primary OS:" not in text and "Joined:" not in text
+    where = [text.index(post[:60]) for _, _, post in POSTS]
+    assert where == sorted(where)
+
+
 def test_a_poster_cards_terms_go_with_their_values_and_the_names_that_differ_stay() -> None:
     card = (
         '<div class="post"><div class="userinfo"><a class="username" href="/u/{0}">{0}</a><dl class="userstats">'
