@@ -83,6 +83,22 @@ def test_a_forum_threads_poster_cards_leave_their_counts_out() -> None:
     assert where == sorted(where)
 
 
+def test_a_field_only_some_posters_fill_in_leaves_with_their_cards_counts() -> None:
+    # "Location:" on one card of four is no label of most cards, but the cards are a thread's
+    extra = {1: "<dd>Location: Leeds, United Kingdom</dd>", 3: "<dd>Primary OS: MS Windows 10</dd>"}
+    cards = "".join(
+        forum_post(i, *p).replace(
+            "</dd></dl>", f"</dd><dd>Joined: Mon Mar {i + 2}, 2015</dd>{extra.get(i, '')}</dl>"
+        )
+        for i, p in enumerate(POSTS)
+    )
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{cards}</div>{FOOTER}'
+    text = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1").text
+    assert "Location:" not in text and "Primary OS:" not in text and "Joined:" not in text
+    where = [text.index(post[:60]) for _, _, post in POSTS]
+    assert where == sorted(where)
+
+
 def test_a_poster_cards_terms_go_with_their_values_and_the_names_that_differ_stay() -> None:
     card = (
         '<div class="post"><div class="userinfo"><a class="username" href="/u/{0}">{0}</a><dl class="userstats">'
@@ -153,6 +169,61 @@ def test_a_thread_whose_posts_quote_code_is_not_read_as_a_manual() -> None:
     lines = read.text.split("\n")
     assert not any("Quote" in line for line in lines)  # the buttons under each post
     where = [read.text.find(post[:60]) for _, _, post in POSTS]
+    assert -1 not in where and where == sorted(where)
+
+
+def test_a_thread_whose_posts_quote_code_loses_its_posters_cards() -> None:
+    # taken for documentation by its code, whose definition lists are its text; but its signed,
+    # dated posts (.manual.discussion_posts) make it a thread, its lists posters' cards (.cards)
+    posts = "".join(avatar_post(i, *p) for i, p in enumerate(POSTS))
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{posts}</div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1")
+    assert "card_fields" in read.fired
+    assert "Posts:" not in read.text and "Joined:" not in read.text
+    assert all(author in read.text for author, _, _ in POSTS)  # the name is the card's, and stays
+
+
+def signed_post(number: int, author: str, when: str, text: str) -> str:
+    """A post as XenForo writes it: the poster's avatar and name linking to one profile, a
+    <time>, the message."""
+    profile = f"/members/{author}.{number}/"
+    return (
+        f'<article class="message message--post" id="post-{number}"><div class="message-inner">'
+        f'<div class="message-cell--user"><a href="{profile}" class="avatar"><img src="/a/{number}.jpg" '
+        f'alt="{author}"></a><h4><a href="{profile}" class="username">{author}</a></h4></div>'
+        f'<div class="message-cell--main"><time datetime="2023-12-{17 + number}">{when}</time>'
+        f'<div class="bbWrapper">{text}</div></div></div></article>'
+    )
+
+
+TRENDING = [
+    ("Retailer denies memory replacement over DDR5 prices", "News", "12 minutes ago"),
+    ("Does resetting remove a possible virus?", "Question", "15 minutes ago"),
+    ("Two CPU power outputs for one graphics card", "Question", "40 minutes ago"),
+    ("Which board for a small home server in 2024?", "Question", "1 hour ago"),
+]  # fmt: skip
+
+
+def test_a_thread_beside_a_box_of_other_threads_is_not_read_as_a_listing() -> None:
+    # the box of trending threads is a grid of cards (.listing), but the page is the thread its
+    # signed, dated posts (.manual.discussion_posts) hold: read as a list, the box was kept
+    cards = "".join(
+        f'<div class="trending-card"><a href="/threads/{i}/"><img src="/t/{i}.jpg" alt=""></a>'
+        f'<div class="trending-body"><span class="label">{label}</span> · <a href="/threads/{i}/">{title}</a>'
+        f'<div class="meta">Latest: reader{i} · {ago} · Graphics cards and monitors, answered by '
+        f"the community</div></div></div>"
+        for i, (title, label, ago) in enumerate(TRENDING)
+    )
+    posts = "".join(signed_post(i, *p) for i, p in enumerate(POSTS[:3]))
+    head = '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "headline": "Lights"}</script>'
+    body = (
+        f'{NAV}<div class="p-body"><div class="p-main"><h1>Turning off all status lights</h1>{posts}</div>'
+        f'<div class="p-sidebar"><h3>Trending threads</h3><div class="trending">{cards}</div></div></div>{FOOTER}'
+    )
+    read = read_html_page(page(body, head, title="Turning off all status lights"), "https://f.example/t/2")
+    assert "item_list" not in read.fired
+    assert not any(title in read.text for title, _, _ in TRENDING)
+    where = [read.text.find(post[:60]) for _, _, post in POSTS[:3]]
     assert -1 not in where and where == sorted(where)
 
 

@@ -10,9 +10,11 @@ texts keep the poster's name and the post's date, never the card's counts).
 The thread's own shape says which lines are fields: lists built alike (tag and first class
 name) repeated at least :data:`MIN_CARDS` times, short each, where the same label starts an
 entry in most of them ("Posts:" under every post); the poster's name differs from card to
-card and stays. An entry is labelled either by a short text and a colon ("Posts: 2630") or, in
-a list of several terms, by its term (``<dt>Posts</dt><dd>8,197</dd>``, the value going with
-it).
+card and stays. Such cards being a thread's, their other labelled entries go too: fields only
+some posters fill in ("Location:", "Primary OS:"; tuning: a phpBB thread 0.83 -> 0.90, a
+vBulletin one 0.855 -> 0.858, no page down). An entry is labelled either by a short text and a
+colon ("Posts: 2630") or, in a list of several terms, by its term (``<dt>Posts</dt><dd>8,197</dd>``,
+the value going with it).
 
 WCXB dev's tuning part (bench/wcxb.py, layer ``card_fields``): 3 phpBB and vBulletin threads
 up (0.79 -> 0.83, 0.83 -> 0.86, 0.89 -> 0.90), none down. Not on a shop's cards (:func:`_priced`):
@@ -20,7 +22,9 @@ their lists are the products' names, prices and specifications, which a listing'
 (issue 22); two shops' grids that scored higher without them (0.57 -> 0.77, 0.76 -> 1.00, their
 gold texts leave the products out) were given up for it. Not on a manual (extract.py): its
 definition lists are its text, options and what they do (one of the check part's documentation
-pages lost a little; a phpBB thread read as a manual, 0.68 -> 0.72, is left as it was). Lists (``<ul>``) of "Label: value" lines are not
+pages lost a little). A page taken for documentation by the code its posts quote is a thread
+when its body holds signed, dated posts (.manual.discussion_posts), and loses its cards (a phpBB
+thread 0.77 -> 0.81; no documentation page of the tuning part holds such posts). Lists (``<ul>``) of "Label: value" lines are not
 cards: on the tuning part they are articles' and products' text ("Processor: …" in a game's
 requirements) far more often.
 """
@@ -65,13 +69,15 @@ def drop_card_fields(root: HtmlElement) -> int:
         entries = [_entries(card) for card in cards]
         seen = Counter(label for found in entries for label in {label for label, _ in found})
         fields = {label for label, count in seen.items() if count >= max(MIN_CARDS, LABEL_SHARE * len(cards))}
+        if not fields:
+            continue
+        # the cards being a thread's, a field only some posters fill in goes too
         for found in entries:
-            for label, elements in found:
-                if label in fields:
-                    for el in elements:
-                        if el.getparent() is not None:
-                            el.drop_tree()
-                            dropped += 1
+            for _, elements in found:
+                for el in elements:
+                    if el.getparent() is not None:
+                        el.drop_tree()
+                        dropped += 1
     return dropped
 
 

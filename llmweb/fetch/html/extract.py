@@ -53,10 +53,11 @@ from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import hidden_chrome
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
-from llmweb.fetch.html.listing import item_grid, write_list
+from llmweb.fetch.html.listing import Grid, item_grid, write_list
 from llmweb.fetch.html.loose import wrap_loose_text
 from llmweb.fetch.html.manual import (
     declared_main,
+    discussion_posts,
     leaves_out_contents,
     looks_like_documentation,
     main_region,
@@ -311,6 +312,34 @@ def _parse(html: str) -> HtmlElement | None:
     return root if isinstance(root, HtmlElement) else None
 
 
+def _thread_beside(grid: Grid, root: HtmlElement, *, declared: bool) -> bool:
+    """Whether the item grid is a box of other threads beside a thread's posts: the page's body
+    holds a discussion's signed and dated posts (.manual.discussion_posts) outside the grid, and
+    either declares a thread or its posts outweigh the grid (a listing's comments do not).
+
+    A grid that holds the posts stays: a list reads them well. WCXB dev's tuning part: fires on
+    2 forum threads, whose sidebars of trending threads were read as the page (0.59 -> 0.87,
+    0.62 -> 0.64), and on no other page; the check part's aggregate did not change."""
+    body = root.find("body")
+    posts = discussion_posts(body) if body is not None else []
+    container = grid[0]
+    ancestors = set(container.iterancestors())
+    if not posts or any(
+        post is container or post in ancestors or container in post.iterancestors() for post in posts
+    ):
+        return False  # the grid is the thread's posts (or one post's), which a list reads well
+    return declared or sum(map(_text_size, posts)) > _text_size(container)
+
+
+def _text_size(el: HtmlElement) -> int:
+    return len("".join(el.text_content().split()))
+
+
+def _holds_posts(root: HtmlElement) -> bool:
+    body = root.find("body")
+    return body is not None and bool(discussion_posts(body))
+
+
 _NOSCRIPT = re.compile("<noscript", re.IGNORECASE)  # <NOSCRIPT> is one too
 
 
@@ -358,10 +387,12 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if posts:
             fired.append("thread_json_ld")
     # a thread without markup: the posters' cards beside its posts (.cards), before any reading;
-    # a manual's definition lists are its text (options and what they do)
+    # a manual's definition lists are its text (options and what they do), but a thread quoting
+    # code looks like one: its signed, dated posts say what it is
     if (
-        not (posts or documentation)
+        not posts
         and layers.card_fields
+        and (not documentation or _holds_posts(root))
         and root.find(".//dl") is not None  # the tree's test first: a tag's is in C
         and "<dl" in html
         and drop_card_fields(root)
@@ -413,6 +444,10 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     grid = item_grid(root) if lists_items and not sells_one else None
     if article and not (posts or documentation or sells_one) and layers.item_list:
         grid = item_grid(root, article=True)  # a section page that calls itself an article
+    if grid is not None and _thread_beside(grid, root, declared=declared_thread):
+        # a box of other threads beside a thread's posts, not a listing (a grid is found on a
+        # tenth of pages; finding the posts costs 2 ms on average)
+        grid = None
     if grid is not None:
         plain = copy.deepcopy(root)
         write_list(grid)

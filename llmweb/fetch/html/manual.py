@@ -152,6 +152,12 @@ _DATED = re.compile(
 def holds_discussion(region: HtmlElement) -> bool:
     """Whether ``region`` holds a thread's posts: three sibling blocks of one tag, each holding
     a poster's link (a picture and a name for one page) and a date (a <time>, a year, an age)."""
+    return bool(discussion_posts(region))
+
+
+def discussion_posts(region: HtmlElement) -> list[HtmlElement]:
+    """The dated posts of the longest run :func:`holds_discussion` finds in ``region`` (none
+    when it finds none), in no particular order."""
     blocks: dict[tuple[object, str], set[HtmlElement]] = {}
     named: dict[HtmlElement, set[str]] = {}  # the pages an element's named links go to, made once
     for link in _POSTER_LINKS(region):
@@ -163,11 +169,13 @@ def holds_discussion(region: HtmlElement) -> bool:
             if parent is region:
                 break
             child = parent
-    return any(
-        sum(1 for block in run if _dated(block)) >= _DISCUSSION_POSTS
+    runs = [
+        dated
         for run in blocks.values()
         if len(run) >= _DISCUSSION_POSTS
-    )
+        and len(dated := [block for block in run if _dated(block)]) >= _DISCUSSION_POSTS
+    ]
+    return max(runs, key=len, default=[])
 
 
 def _names_poster(link: HtmlElement, named: dict[HtmlElement, set[str]]) -> bool:
