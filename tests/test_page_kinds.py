@@ -1817,3 +1817,44 @@ def test_the_comments_under_a_post_its_microformats_mark_as_one_entry_are_not_it
     ).text
     assert all(p in text for p in story)
     assert not any(s[:50] in text for s in said)
+
+
+GARDEN_TOOLS = [
+    ("Seed Packet Plant Markers, 3-Pack", "$10.49"), ("Knee Mat, Size Medium, 15in x 20in", "$22.11"),
+    ("Quick Sharpener Tool", "$15.10"), ("Tuff Flex Tub 12 Gallon, Yellow", "$18.95"),
+    ("Garden Kneeler and Bench with Tool Pouch", "$30.19"), ("Natural Wood Pot Stakes", "$73.62"),
+]  # fmt: skip
+GARDEN_FACETS = [
+    ("price", "$0.00 - $24.99", 67), ("price", "$25.00 - $49.99", 37), ("rating", "4 Stars & Up", 27),
+    ("rating", "3 Stars & Up", 4), ("type", "Kneeling Pads", 12), ("type", "Tool Sharpeners", 14),
+]  # fmt: skip
+
+
+def test_a_shops_filters_sort_orders_and_pages_go_as_links_to_the_page_itself_in_another_view() -> None:
+    # each filter, each page of the grid and the sort order link to the category's own address
+    # with a query; a filter's count sits beside its link
+    cards = "".join(
+        f'<li class="item"><a href="/p/{i}"><img src="/i/{i}.jpg" alt="">{name}</a>'
+        f'<span class="price">{price}</span></li>'
+        for i, (name, price) in enumerate(GARDEN_TOOLS)
+    )
+    facets = "".join(
+        f'<li><a href="/c/garden-accessories?{key}={n}">{label}<span class="count">{n} items</span></a></li>'
+        for key, label, n in GARDEN_FACETS
+    )
+    pages = "".join(f'<li><a href="/c/garden-accessories?p={n}">Page {n}</a></li>' for n in (2, 3, 4))
+    body = (
+        f"<header>{NAV}</header><main><h1>Garden Accessories</h1><p>Kneelers, back savers and "
+        "tools for planting and harvesting, from trusted brands.</p>"
+        '<div class="toolbar"><p>Items 1-6 of 123</p><ul class="sort">'
+        '<li><a href="/c/garden-accessories?order=price">Sort by price</a></li>'
+        '<li><a href="/c/garden-accessories?order=name">Sort by name</a></li></ul></div>'
+        f'<ol class="products">{cards}</ol><ul class="pages">{pages}</ul>'
+        f'<div class="sidebar"><strong>Shopping Options</strong><ol class="filters">{facets}</ol></div>'
+        f"</main>{FOOTER}"
+    )
+    html = page(body, title="Garden Accessories | Example Garden")
+    text = read_html_page(html, "https://garden.example/c/garden-accessories").text
+    assert all(name in text and price in text for name, price in GARDEN_TOOLS)
+    assert not any(label in text for _, label, _ in GARDEN_FACETS)
+    assert "Page 2" not in text and "Sort by price" not in text

@@ -49,6 +49,7 @@ from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.contents import drop_tables_of_contents
 from llmweb.fetch.html.continuation import ElementKeys, add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs
+from llmweb.fetch.html.facets import drop_view_links
 from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import hidden_chrome
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
@@ -399,6 +400,9 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     # the page as it was before its grid became a list (a copy only where a grid was found), read
     # again in its place when the list's reading left out the prose it kept (_loses_prose)
     plain = None
+    # a listing's filters, sort orders and pages: links to the page itself with another query
+    if lists_items and not sells_one and layers.view_links and drop_view_links(root, url):
+        fired.append("view_links")
     grid = item_grid(root) if lists_items and not sells_one else None
     if article and not (posts or documentation or sells_one) and layers.item_list:
         grid = item_grid(root, article=True)  # a section page that calls itself an article
