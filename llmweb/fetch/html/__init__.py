@@ -22,7 +22,6 @@
 - :mod:`.bios` — the author's biography below an article, dropped.
 - :mod:`.trailing` — the blocks after an article's body, beside its paragraphs' container, dropped.
 - :mod:`.listing` — a listing's grid of cards, one line per item.
-- :mod:`.facets` — a listing's filters, sort orders and pages (links to the page itself) dropped.
 - :mod:`.carousels` — carousels of other products (lists of priced links) in a main region.
 - :mod:`.reviews` — the run of customer reviews under a product, dropped.
 - :mod:`.markdown` — trafilatura's tree → light markdown, code blocks verbatim.
