@@ -1817,3 +1817,24 @@ def test_the_comments_under_a_post_its_microformats_mark_as_one_entry_are_not_it
     ).text
     assert all(p in text for p in story)
     assert not any(s[:50] in text for s in said)
+
+
+def test_a_products_tabs_written_once_per_screen_are_read_once() -> None:
+    # a shop writes its product's details twice, as tabs for wide screens and as an accordion for
+    # narrow ones; each sentence is shorter than a paragraph an article's copy is told by
+    details = (
+        "<h3>Care</h3><p>Rinse the shoes in cold water after a muddy run and let them dry away from the heater.</p>"
+        "<h3>Shipping and returns</h3><p>Orders placed before two in the afternoon leave our warehouse on the "
+        "same day.</p><p>Unworn shoes can be returned within thirty days for a refund or an exchange.</p>"
+    )
+    body = (
+        f"{NAV}<main><h1>Trail Runner 4 waterproof running shoe</h1><p class='price'>€129.95</p>"
+        "<p>A light trail shoe with a waterproof membrane and a grippy outsole for wet rocks and mud, cushioned "
+        "for long days in the hills and stable on rough descents.</p>"
+        f"<div class='tabs desktop'>{details}</div><div class='accordion mobile'>{details}</div></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(TRAIL_RUNNER_OFFER), title="Trail Runner 4 | Example Shop")
+    text = read_html_page(html, "https://shop.example/p/4").text
+    assert "grippy outsole" in text
+    assert text.count("let them dry away from the heater") == 1
+    assert text.count("returned within thirty days") == 1
