@@ -1838,3 +1838,25 @@ def test_a_products_tabs_written_once_per_screen_are_read_once() -> None:
     assert "grippy outsole" in text
     assert text.count("let them dry away from the heater") == 1
     assert text.count("returned within thirty days") == 1
+
+
+def test_a_product_page_flattened_into_one_line_says_each_sentence_once() -> None:
+    # a marketplace writes the item's editorial reviews again under each seller's listing, all in
+    # inline markup: the reading is one line, and the copies are its sentences, not its lines
+    praise = (
+        "A graceful account of the wild places we lost and the ones we may still bring back to life. "
+        "The author walks the reader through forests, rivers and coasts as they were three centuries ago. "
+        "Few books on nature have changed the way I look at an ordinary field on the edge of town. "
+    )
+    listings = "".join(
+        f"<span>Listing {n}: hardcover, {n + 2} dollars plus shipping. </span><span>{praise * 3}</span>"
+        for n in range(8)
+    )
+    body = (
+        f"{NAV}<main><div><span>Trail Runner 4 waterproof running shoe. </span><span>Price: 129.95 euros. "
+        f"</span>{listings}</div></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(TRAIL_RUNNER_OFFER), title="Trail Runner 4 | Example Shop")
+    text = read_html_page(html, "https://shop.example/p/4").text
+    assert text.count("changed the way I look at an ordinary field") == 1
+    assert "Listing 7: hardcover" in text

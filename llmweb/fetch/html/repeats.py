@@ -66,3 +66,38 @@ def without_repeats(text: str, least: int = REPEAT_PARAGRAPH_WORDS) -> str:
 def words(text: str) -> str:
     """What ``text`` says: its lowercase words, one space apart, whatever its markup and punctuation."""
     return " ".join(re.findall(r"\w+", text.lower()))
+
+
+# a sentence ends at ".", "!" or "?" and a space before a capital, a digit or a quote
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“A-Z0-9])")
+# A line this long is a page flattened into one line (inline markup only, no paragraph breaks):
+# a reading's paragraphs are a few hundred characters, an article's longest a few thousand.
+FLAT_LINE_CHARS = 5000
+
+
+def without_repeated_sentences(text: str, least: int = REPEAT_SENTENCE_WORDS) -> str:
+    """The text's flattened lines (FLAT_LINE_CHARS) without the sentences of ``least`` words or
+    more said before in them; other lines as they are.
+
+    For a product's page read as one line (:func:`without_repeats` compares lines, and there is
+    one): a marketplace writes the item's editorial reviews again under each seller's listing.
+    WCXB dev's tuning part: on declared products it fires on one page, 0.319 -> 0.421; on every
+    page it also took a collection 0.762 -> 0.757. Every line split into sentences instead (not
+    only flattened ones) took two game pages down (-0.013, -0.010: the gold holds a pitch twice).
+    """
+    seen: set[str] = set()
+    out = []
+    for line in text.split("\n"):
+        if len(line) < FLAT_LINE_CHARS or line.startswith("|"):
+            out.append(line)
+            continue
+        kept = []
+        for sentence in _SENTENCE_END.split(line):
+            said = words(sentence)
+            if said.count(" ") + 1 >= least:
+                if said in seen:
+                    continue
+                seen.add(said)
+            kept.append(sentence)
+        out.append(" ".join(kept))
+    return "\n".join(out)
