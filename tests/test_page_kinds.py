@@ -1889,3 +1889,46 @@ def test_the_comments_under_a_post_its_microformats_mark_as_one_entry_are_not_it
     ).text
     assert all(p in text for p in story)
     assert not any(s[:50] in text for s in said)
+
+
+def test_a_products_tabs_written_once_per_screen_are_read_once() -> None:
+    # a shop writes its product's details twice, as tabs for wide screens and as an accordion for
+    # narrow ones; each sentence is shorter than a paragraph an article's copy is told by
+    details = (
+        "<h3>Care</h3><p>Rinse the shoes in cold water after a muddy run and let them dry away from the heater.</p>"
+        "<h3>Shipping and returns</h3><p>Orders placed before two in the afternoon leave our warehouse on the "
+        "same day.</p><p>Unworn shoes can be returned within thirty days for a refund or an exchange.</p>"
+    )
+    body = (
+        f"{NAV}<main><h1>Trail Runner 4 waterproof running shoe</h1><p class='price'>€129.95</p>"
+        "<p>A light trail shoe with a waterproof membrane and a grippy outsole for wet rocks and mud, cushioned "
+        "for long days in the hills and stable on rough descents.</p>"
+        f"<div class='tabs desktop'>{details}</div><div class='accordion mobile'>{details}</div></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(TRAIL_RUNNER_OFFER), title="Trail Runner 4 | Example Shop")
+    text = read_html_page(html, "https://shop.example/p/4").text
+    assert "grippy outsole" in text
+    assert text.count("let them dry away from the heater") == 1
+    assert text.count("returned within thirty days") == 1
+
+
+def test_a_product_page_flattened_into_one_line_says_each_sentence_once() -> None:
+    # a marketplace writes the item's editorial reviews again under each seller's listing, all in
+    # inline markup: the reading is one line, and the copies are its sentences, not its lines
+    praise = (
+        "A graceful account of the wild places we lost and the ones we may still bring back to life. "
+        "The author walks the reader through forests, rivers and coasts as they were three centuries ago. "
+        "Few books on nature have changed the way I look at an ordinary field on the edge of town. "
+    )
+    listings = "".join(
+        f"<span>Listing {n}: hardcover, {n + 2} dollars plus shipping. </span><span>{praise * 3}</span>"
+        for n in range(8)
+    )
+    body = (
+        f"{NAV}<main><div><span>Trail Runner 4 waterproof running shoe. </span><span>Price: 129.95 euros. "
+        f"</span>{listings}</div></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(TRAIL_RUNNER_OFFER), title="Trail Runner 4 | Example Shop")
+    text = read_html_page(html, "https://shop.example/p/4").text
+    assert text.count("changed the way I look at an ordinary field") == 1
+    assert "Listing 7: hardcover" in text

@@ -79,7 +79,13 @@ from llmweb.fetch.html.panels import open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts, show_scriptless_thread
 from llmweb.fetch.html.promotions import drop_promotions
-from llmweb.fetch.html.repeats import without_repeats, words
+from llmweb.fetch.html.repeats import (
+    REPEAT_PARAGRAPH_WORDS,
+    REPEAT_SENTENCE_WORDS,
+    without_repeated_sentences,
+    without_repeats,
+    words,
+)
 from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
 from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
@@ -608,7 +614,9 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 text = closed
                 fired.append("closing_heading")
         if layers.repeats:
-            once = without_repeats(text)
+            once = without_repeats(text, REPEAT_SENTENCE_WORDS if product else REPEAT_PARAGRAPH_WORDS)
+            if product:  # a page of one product flattened into a line: its copies are sentences
+                once = without_repeated_sentences(once)
             if once != text:
                 text = once
                 fired.append("repeats")
