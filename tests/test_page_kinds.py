@@ -1034,6 +1034,53 @@ def test_a_section_page_that_calls_itself_an_article_gives_each_story_on_a_line(
     assert all(teaser in line for line, (_, _, teaser) in zip(stories, SCIENCE_STORIES, strict=True))
 
 
+USES = ["small gardens", "large gardens", "slopes", "professionals"]
+MOWERS = [
+    ("KR161", "Robotic lawn mower for a quarter acre", "$2,099.99"),
+    ("KR172", "Robotic lawn mower for half an acre", "$2,499.99"),
+    ("KR173", "Robotic lawn mower for three quarters of an acre", "$2,999.99"),
+    ("KR174", "Robotic lawn mower for an acre and a quarter", "$3,499.99"),
+    ("KR233", "Robotic lawn mower for three acres", "$8,499.99"),
+]  # fmt: skip
+
+
+def test_a_shops_category_page_that_calls_itself_an_article_and_says_no_prose_gives_each_product_on_a_line() -> (
+    None
+):
+    # a maker's category page says og:type article; its menus are lists in <div>s, not <nav>, and
+    # hold more text than its grid; beside the grid no paragraph of prose, only a dealer finder
+    menu = "".join(
+        f'<div class="menu"><a href="/c/{i}">{name}</a><ul>'
+        + "".join(f'<li><a href="/c/{i}/{j}">{name} for {use}</a></li>' for j, use in enumerate(USES))
+        + "</ul></div>"
+        for i, name in enumerate(["Lawn mowers", "String trimmers", "Hedge trimmers"])
+    )
+    cards = "".join(
+        f'<div class="col item"><a href="/p/{model}"><img src="/i/{model}.jpg" alt=""><h4>{model}</h4>'
+        f'<span class="name">{name}</span><span class="price">{price}</span></a></div>'
+        for model, name, price in MOWERS
+    )
+    body = (
+        f"<div class='top'>{menu}</div><div class='content'><h1>Robotic lawn mowers</h1><div class='row'>"
+        f"{cards}</div><div class='finder'><h4>Find a dealer</h4><p>Use my location</p></div></div>"
+    )
+    head = '<meta property="og:type" content="article">'
+    lines = read_html_page(
+        page(body, head, title="Robotic lawn mowers"), "https://mowers.example/c/robotic"
+    ).text.split("\n")
+    models = [model for model, _, _ in MOWERS]
+    assert all(
+        any(
+            model in line
+            and name in line
+            and price in line
+            and not any(o in line for o in models if o != model)
+            for line in lines
+        )
+        for model, name, price in MOWERS
+    )
+
+
 def test_repeated_blocks_of_their_own_text_keep_their_paragraphs() -> None:
     # a service's feature blocks, each with a "Learn more" link: its text is its own, not links
     blocks = "".join(
