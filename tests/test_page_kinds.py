@@ -1027,6 +1027,45 @@ def test_a_shops_grid_whose_cards_say_more_beside_their_links_gives_each_product
     )
 
 
+POSTCARDS = [
+    ("Vintage postcard of the harbour at Dubrovnik, 1930s", "$12.50", "Free shipping"),
+    ("Hand-coloured view of Lake Bled with the island church", "$18.00", "+$4.00 shipping"),
+    ("Real photo postcard: tram on the main square of Kraków", "$9.99", "Free shipping"),
+    ("Set of six Alpine railway postcards, unused", "$24.00", "+$3.50 shipping"),
+    ("Embossed greetings card from Vienna, posted 1912", "$15.75", "Free shipping"),
+    ("Lighthouse at Cape Kaliakra, Bulgarian Black Sea coast", "$7.25", "+$2.00 shipping"),
+    ("Aerial view of Budapest's Chain Bridge in winter, 1950s", "$11.00", "Free shipping"),
+    ("Art nouveau poster card of the Prague spring fair", "$21.40", "+$4.00 shipping"),
+]  # fmt: skip
+
+
+def test_a_grid_whose_cards_each_carry_a_class_of_their_own_gives_each_item_on_a_line() -> None:
+    # a marketplace numbers its cards in their class names ("item-card--3"), and a blog classes
+    # each post by its id: no two cards spell their classes alike, though all share the rest
+    cards = "".join(
+        f'<li class="item-card item-card--{i + 1} item-card--list"><a href="/itm/{4000 + i}">'
+        f'<img src="/i/{i}.jpg" alt=""></a><div class="item-card__title"><a href="/itm/{4000 + i}">'
+        f'{name}</a></div><div class="item-card__price">{price}</div><div>{shipping}</div></li>'
+        for i, (name, price, shipping) in enumerate(POSTCARDS)
+    )
+    body = (
+        f"<header>{NAV}</header><main><h1>Postcards</h1><p>Postcards from the collectors of our "
+        f"marketplace, from every decade of the last century.</p><ul class='items'>{cards}</ul></main>"
+        f"{FOOTER}"
+    )
+    lines = read_html_page(
+        page(body, title="Postcards for sale"), "https://market.example/b/postcards"
+    ).text.split("\n")
+    names = [name for name, _, _ in POSTCARDS]
+    assert all(
+        any(
+            name in line and price in line and not any(o in line for o in names if o != name)
+            for line in lines
+        )
+        for name, price, _ in POSTCARDS
+    )
+
+
 SCIENCE_STORIES = [
     ("Teen sleep is getting wrecked by more than just phones", "March 6, 2026",
      "A two-decade study suggests that high school students sleep less every year."),
@@ -1064,6 +1103,53 @@ def test_a_section_page_that_calls_itself_an_article_gives_each_story_on_a_line(
         headline for headline, _, _ in SCIENCE_STORIES
     ]
     assert all(teaser in line for line, (_, _, teaser) in zip(stories, SCIENCE_STORIES, strict=True))
+
+
+USES = ["small gardens", "large gardens", "slopes", "professionals"]
+MOWERS = [
+    ("KR161", "Robotic lawn mower for a quarter acre", "$2,099.99"),
+    ("KR172", "Robotic lawn mower for half an acre", "$2,499.99"),
+    ("KR173", "Robotic lawn mower for three quarters of an acre", "$2,999.99"),
+    ("KR174", "Robotic lawn mower for an acre and a quarter", "$3,499.99"),
+    ("KR233", "Robotic lawn mower for three acres", "$8,499.99"),
+]  # fmt: skip
+
+
+def test_a_shops_category_page_that_calls_itself_an_article_and_says_no_prose_gives_each_product_on_a_line() -> (
+    None
+):
+    # a maker's category page says og:type article; its menus are lists in <div>s, not <nav>, and
+    # hold more text than its grid; beside the grid no paragraph of prose, only a dealer finder
+    menu = "".join(
+        f'<div class="menu"><a href="/c/{i}">{name}</a><ul>'
+        + "".join(f'<li><a href="/c/{i}/{j}">{name} for {use}</a></li>' for j, use in enumerate(USES))
+        + "</ul></div>"
+        for i, name in enumerate(["Lawn mowers", "String trimmers", "Hedge trimmers"])
+    )
+    cards = "".join(
+        f'<div class="col item"><a href="/p/{model}"><img src="/i/{model}.jpg" alt=""><h4>{model}</h4>'
+        f'<span class="name">{name}</span><span class="price">{price}</span></a></div>'
+        for model, name, price in MOWERS
+    )
+    body = (
+        f"<div class='top'>{menu}</div><div class='content'><h1>Robotic lawn mowers</h1><div class='row'>"
+        f"{cards}</div><div class='finder'><h4>Find a dealer</h4><p>Use my location</p></div></div>"
+    )
+    head = '<meta property="og:type" content="article">'
+    lines = read_html_page(
+        page(body, head, title="Robotic lawn mowers"), "https://mowers.example/c/robotic"
+    ).text.split("\n")
+    models = [model for model, _, _ in MOWERS]
+    assert all(
+        any(
+            model in line
+            and name in line
+            and price in line
+            and not any(o in line for o in models if o != model)
+            for line in lines
+        )
+        for model, name, price in MOWERS
+    )
 
 
 def test_repeated_blocks_of_their_own_text_keep_their_paragraphs() -> None:
