@@ -1011,7 +1011,7 @@ _CHROME_TAGS = ("nav", "footer", "aside", "button")
 
 # below the element: role="main" found from the attribute, in C (lxml's find(".//*[@role='main']")
 # tested every element in Python)
-_HOLDS_ROLE_MAIN = etree.XPath("boolean(.//*/@role[.='main'])")
+_HOLDS_ROLE_MAIN = etree.XPath("boolean(descendant::*/@role[.='main'])")
 
 
 def _holds_main(el: HtmlElement) -> bool:

@@ -101,8 +101,8 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
 
 # items whose type names a post (checked exactly by _post_type), all of them and those in a <noscript>
 _NAMES_POST = " or ".join(f"contains(@itemtype, '{name}')" for name in sorted(POST_TYPES))
-_ITEMS = etree.XPath(f".//*[@itemscope][{_NAMES_POST}]")
-_HIDDEN_ITEMS = etree.XPath(f".//noscript//*[@itemscope][{_NAMES_POST}]")
+_ITEMS = etree.XPath(f"descendant::*[@itemscope][{_NAMES_POST}]")
+_HIDDEN_ITEMS = etree.XPath(f"descendant::noscript/descendant::*[@itemscope][{_NAMES_POST}]")
 
 
 def show_scriptless_thread(root: HtmlElement) -> bool:
