@@ -54,7 +54,7 @@ _AUTHOR_WORD = re.compile(r"\bauthor\b", re.I)
 _MARKED = etree.XPath('/descendant::*/@rel[.="author"]/.. | /descendant::*/@itemprop[.="author"]/..')
 # paragraphs, and divs holding only text, that start with $name (an XPath: the text of every
 # paragraph read in Python cost articles 2 % of their reading time)
-_STARTING = etree.XPath("(.//p|.//div[not(*)])[starts-with(normalize-space(), $name)]")
+_STARTING = etree.XPath("(descendant::p|descendant::div[not(*)])[starts-with(normalize-space(), $name)]")
 _MAX_NAMES = 4  # the first names the markup gives; a hostile page's thousands are not all looked for
 
 

@@ -30,7 +30,9 @@ _TITLE_METAS = ("og:title", "twitter:title", "title")
 
 # A heading's text as a browser shows it: CSS-in-JS libraries (Emotion, styled-components)
 # put <style> elements inside the heading they style.
-_SHOWN_TEXT = etree.XPath(".//text()[not(ancestor::style or ancestor::script or ancestor::template)]")
+_SHOWN_TEXT = etree.XPath(
+    "descendant::text()[not(ancestor::style or ancestor::script or ancestor::template)]"
+)
 
 
 def page_title(root: HtmlElement) -> str | None:

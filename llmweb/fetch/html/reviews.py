@@ -50,7 +50,9 @@ _MARKED = etree.XPath(  # from each attribute to its element: one attribute test
     "/descendant::body/descendant::*/@class[contains(., 'eview')]/.. | /descendant::body/descendant::*/@id[contains(., 'eview')]/.."
     " | /descendant::body/descendant::*/@itemprop[contains(., 'eview')]/.. | /descendant::body/descendant::*/@itemtype[contains(., 'eview')]/.."
 )
-_FIELDS = etree.XPath("count(.//input[not(@type='hidden')] | .//select | .//textarea)")
+_FIELDS = etree.XPath(
+    "count(descendant::input[not(@type='hidden')] | descendant::select | descendant::textarea)"
+)
 
 
 def may_hold_reviews(html: str) -> bool:
