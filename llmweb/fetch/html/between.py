@@ -54,7 +54,7 @@ _KEPT_MIN_CHARS = 30
 LINKED_SHARE = 0.5
 # A heading holds this many words at least
 HEADING_MIN_WORDS = 2
-_FIELDS = etree.XPath(".//input[not(@type='hidden')] | .//select | .//textarea")
+_FIELDS = etree.XPath("descendant::input[not(@type='hidden')] | descendant::select | descendant::textarea")
 # A list's items hold this many characters on average: shorter, it is a menu ("Events", "Press")
 ITEM_MIN_CHARS = 16
 # Levels above a block looked through for an element holding one of the paragraphs beside it

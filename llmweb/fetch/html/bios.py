@@ -39,18 +39,22 @@ _MAX_BOX_CHARS = 2000
 _MAX_CANDIDATES = 8
 _MAX_BOX_DEPTH = 6  # the wrappers of an author box looked through
 _MIN_BOX_CHARS = 100  # a byline marked as the author is shorter
-# Each whole-tree search is written from the attribute to its element (``//@name[test]/..``):
+# Each whole-tree search is written from the attribute to its element (``@name[test]/..``):
 # libxml2 then tests one attribute each, not a predicate on every element (40 % faster, the same
-# elements in the same order)
+# elements in the same order). Here and in the other layers the elements are walked on the
+# descendant axis, not with ``//``: libxml2 reads ``//`` as descendant-or-self::node()/child::,
+# the set of every node of the page (text nodes too) made before the next step, where the
+# descendant axis walks the elements once (the same nodes in the same order on the article set
+# and WCXB dev's tuning part; 2 to 9 times faster on trees held in memory)
 _AUTHOR_BOXES = etree.XPath(
-    './/*/@itemprop[.="author"]/parent::*[not(self::a or self::span or self::meta or self::link)]'
+    'descendant::*/@itemprop[.="author"]/parent::*[not(self::a or self::span or self::meta or self::link)]'
 )
 _BY = re.compile(r"^(?:by|written by|posted by)\s+", re.I)
 _AUTHOR_WORD = re.compile(r"\bauthor\b", re.I)
-_MARKED = etree.XPath('//@rel[.="author"]/.. | //@itemprop[.="author"]/..')
+_MARKED = etree.XPath('/descendant::*/@rel[.="author"]/.. | /descendant::*/@itemprop[.="author"]/..')
 # paragraphs, and divs holding only text, that start with $name (an XPath: the text of every
 # paragraph read in Python cost articles 2 % of their reading time)
-_STARTING = etree.XPath("(.//p|.//div[not(*)])[starts-with(normalize-space(), $name)]")
+_STARTING = etree.XPath("(descendant::p|descendant::div[not(*)])[starts-with(normalize-space(), $name)]")
 _MAX_NAMES = 4  # the first names the markup gives; a hostile page's thousands are not all looked for
 
 

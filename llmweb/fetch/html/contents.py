@@ -32,7 +32,7 @@ def drop_tables_of_contents(root: HtmlElement) -> int:
     lists = [el for el in root.iter("ul", "ol") if _links_within(el)]
     if not lists:
         return 0
-    anchors = {str(value) for value in root.xpath("//@id | //a/@name")}
+    anchors = {str(value) for value in root.xpath("/descendant::*/@id | /descendant::a/@name")}
     dropped = 0
     for el in lists:
         if el.getparent() is None or any(up in lists for up in el.iterancestors("ul", "ol")):

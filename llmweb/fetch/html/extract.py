@@ -1113,7 +1113,7 @@ _CHROME_TAGS = ("nav", "footer", "aside", "button")
 
 # below the element: role="main" found from the attribute, in C (lxml's find(".//*[@role='main']")
 # tested every element in Python)
-_HOLDS_ROLE_MAIN = etree.XPath("boolean(.//*/@role[.='main'])")
+_HOLDS_ROLE_MAIN = etree.XPath("boolean(descendant::*/@role[.='main'])")
 
 
 def _holds_main(el: HtmlElement) -> bool:
@@ -1289,7 +1289,7 @@ def _drop_language_labels(root: HtmlElement) -> bool:
 def _label_text(el: HtmlElement) -> str:
     if el.tag == "pre" or el.tag in _HEADING_TAGS:  # a section headed "Python" is the page's outline
         return ""
-    return "".join("".join(el.xpath(".//text()[not(ancestor::button)]")).split())
+    return "".join("".join(el.xpath("descendant::text()[not(ancestor::button)]")).split())
 
 
 def _new_marker() -> str:
@@ -1299,7 +1299,7 @@ def _new_marker() -> str:
 def _flatten_nested_code(root: HtmlElement) -> None:
     """Make ``<code><code>shift</code> x i</code>`` one code element (Haddock writes such):
     trafilatura moved the inner one's text out, "shift x i shifts x" became "shifts shift x i x"."""
-    for outer in root.xpath("//code[.//code][not(ancestor::code)]"):
+    for outer in root.xpath("/descendant::code[descendant::code][not(ancestor::code)]"):
         etree.strip_tags(outer, "code")
 
 

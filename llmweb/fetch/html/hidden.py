@@ -36,7 +36,7 @@ from llmweb.fetch.html.sizes import SPACED_SIZE, spaced_link_size
 # a style that hides its element (with the declaration's semicolon, for taking it out)
 DISPLAY_NONE = re.compile(r"display\s*:\s*none\s*;?", re.I)
 _VISIBILITY_HIDDEN = re.compile(r"visibility\s*:\s*hidden", re.I)
-_FIELDS = etree.XPath(".//input | .//select | .//textarea")
+_FIELDS = etree.XPath("descendant::input | descendant::select | descendant::textarea")
 # A hidden element more of whose text than this share is its links' text is a menu; prose
 # under a collapsed title links a word or two
 LINK_SHARE = 0.5

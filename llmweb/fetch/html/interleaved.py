@@ -93,7 +93,7 @@ def _main_with_gaps(root: HtmlElement, read: set[str], keys: ElementKeys) -> Htm
     +0.08 to +0.10; service 0.8599 -> 0.8620, product 0.6540 -> 0.6575, the other types
     unchanged); counting every dropped block in the region, a news story lost 0.05. The check
     part unchanged at every type."""
-    for main in root.xpath("//main | //*[@role='main']"):
+    for main in root.xpath("/descendant::main | /descendant::*[@role='main']"):
         dropped, pending, kept = 0, 0, 0
         for element in main.iter("p", *_BLOCK_TAGS):
             if _inside_block(element, main):

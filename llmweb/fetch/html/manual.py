@@ -25,7 +25,7 @@ from llmweb.fetch.html.sizes import link_text_size
 # from each attribute to its element: libxml2 tests one attribute each, not a predicate on every
 # element (40 % faster, the same elements in the same order), and cheaper then than the two
 # searches of the raw HTML ("main-content", role="main") that once ruled pages out before it
-_DECLARED_MAIN = etree.XPath("//@role[.='main']/.. | //@id[.='main-content']/..")
+_DECLARED_MAIN = etree.XPath("/descendant::*/@role[.='main']/.. | /descendant::*/@id[.='main-content']/..")
 
 
 def declared_main(root: HtmlElement) -> list[HtmlElement]:
@@ -46,7 +46,7 @@ _SIBLINGS_LITTLE = 0.05
 _SIBLINGS_LINKED = 0.6
 
 
-_CONTENT_IDS = etree.XPath("//@id[contains(translate(., 'CONTENT', 'content'), 'content')]/..")
+_CONTENT_IDS = etree.XPath("/descendant::*/@id[contains(translate(., 'CONTENT', 'content'), 'content')]/..")
 _CONTENT_ID = re.compile(r"content$", re.I)
 
 
@@ -114,7 +114,9 @@ def looks_like_documentation(html: str) -> bool:
 # declared main, one column of many), reading it whole lost F1 on every such page of WCXB
 # dev's tuning part (products 0.62 and 0.65 against 0.95 and 0.83 read by trafilatura).
 _REGION_SHARE = 0.2
-_HAS_CODE = etree.XPath("boolean(.//code | .//pre | .//tt | .//kbd | .//samp)")
+_HAS_CODE = etree.XPath(
+    "boolean(descendant::code | descendant::pre | descendant::tt | descendant::kbd | descendant::samp)"
+)
 
 
 def reads_whole(region: list[HtmlElement], body: HtmlElement | None, code_marker: str, html: str) -> bool:
@@ -139,7 +141,7 @@ def reads_whole(region: list[HtmlElement], body: HtmlElement | None, code_marker
 # the picture and the name one link or two links to the same page; three such posts side by
 # side, each with a date, are a thread, whatever code its posts quote.
 _DISCUSSION_POSTS = 3
-_POSTER_LINKS = etree.XPath(".//a[@href][.//img]")
+_POSTER_LINKS = etree.XPath("descendant::a[@href][descendant::img]")
 _NAME_CHARS = 40
 _SITE = re.compile(r"^(?:https?:)?//[^/]+")
 _DATED = re.compile(
@@ -314,7 +316,7 @@ _FOOTER_NAME = re.compile(r"(?:^|\s)(?:[\w-]*[-_])?footer(?:\s|$)", re.I)
 # Doxygen's member summary: the docs bench's gold, the main region's text, holds them; left out,
 # Haddock's F1 fell 1.000 -> 0.997), so they stay (leaves_out_contents); so do Node.js's lists
 # of an API's signatures, links in code to the entries below.
-_IN_PAGE_LINKS = etree.XPath(".//a[starts-with(@href, '#')]")
+_IN_PAGE_LINKS = etree.XPath("descendant::a[starts-with(@href, '#')]")
 _CONTENTS_LINKS = 3
 _CONTENTS_MAX_LINKS = 500  # a longer list is an index, and its check would read deep nests again and again
 _CONTENTS_SHARE = 0.8

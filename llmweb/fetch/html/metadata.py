@@ -30,7 +30,9 @@ _TITLE_METAS = ("og:title", "twitter:title", "title")
 
 # A heading's text as a browser shows it: CSS-in-JS libraries (Emotion, styled-components)
 # put <style> elements inside the heading they style.
-_SHOWN_TEXT = etree.XPath(".//text()[not(ancestor::style or ancestor::script or ancestor::template)]")
+_SHOWN_TEXT = etree.XPath(
+    "descendant::text()[not(ancestor::style or ancestor::script or ancestor::template)]"
+)
 
 
 def page_title(root: HtmlElement) -> str | None:
@@ -89,7 +91,7 @@ def declares_article(root: HtmlElement) -> bool:
 # front page or a thread written by WordPress (each reply a post) holds several
 # (a substring test in XPath, the class's words in Python: a word test in XPath, concat() and
 # normalize-space() on every element, took 12 ms a page)
-_MAY_BE_ENTRIES = etree.XPath("//@class[contains(., 'hentry') or contains(., 'h-entry')]/..")
+_MAY_BE_ENTRIES = etree.XPath("/descendant::*/@class[contains(., 'hentry') or contains(., 'h-entry')]/..")
 _ENTRY_CLASSES = frozenset({"hentry", "h-entry"})
 
 
@@ -112,7 +114,7 @@ _JSON_LD_PRODUCT = re.compile(_JSON_LD_TYPE + _PRODUCT_TYPES + '"')
 _JSON_LD_OFFER = re.compile(r'"offers"\s*:|' + _JSON_LD_TYPE + r'(?:Aggregate)?Offer"')
 _JSON_LD_LIST = re.compile(_JSON_LD_TYPE + _LIST_TYPES + '"')
 _JSON_LD_CONTEXT = re.compile(r'\s*\{\s*"@context"\s*:\s*"https?://schema\.org')
-_ITEMTYPES = etree.XPath("//@itemtype")
+_ITEMTYPES = etree.XPath("/descendant::*/@itemtype")
 _MICRODATA_PRODUCT = re.compile(r"schema\.org/" + _PRODUCT_TYPES + r"$")
 _MICRODATA_OFFER = re.compile(r"schema\.org/(?:Aggregate)?Offer$")
 _MICRODATA_LIST = re.compile(r"schema\.org/" + _LIST_TYPES + r"$")

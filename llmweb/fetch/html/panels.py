@@ -20,8 +20,8 @@ from llmweb.fetch.html.hidden import DISPLAY_NONE
 # from each attribute to its element: libxml2 tests one attribute each, not a predicate on every
 # element (a third faster, the same elements in the same order); cheaper than the search of the
 # raw HTML for "aria-controls" that once ruled pages out before it
-_CONTROLS = etree.XPath("//@aria-controls/..")
-_NAMED = etree.XPath("//@id/..")
+_CONTROLS = etree.XPath("/descendant::*/@aria-controls/..")
+_NAMED = etree.XPath("/descendant::*/@id/..")
 
 
 def open_panels(root: HtmlElement) -> bool:

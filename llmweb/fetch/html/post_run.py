@@ -114,7 +114,7 @@ def _shingles(words: list[str]) -> set[int]:
 
 # the body's text nodes long enough to place the reading, found in C (a walk of every element
 # in Python cost a millisecond on a large page)
-_LONG_TEXTS = etree.XPath(f".//text()[string-length() >= {_ANCHOR_CHARS}]")
+_LONG_TEXTS = etree.XPath(f"descendant::text()[string-length() >= {_ANCHOR_CHARS}]")
 
 
 def _anchor(body: HtmlElement, runs: set[int]) -> HtmlElement | None:

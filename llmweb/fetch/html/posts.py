@@ -101,8 +101,8 @@ def read_posts(root: HtmlElement, codes: CodeBlocks, *, declared: bool) -> str:
 
 # items whose type names a post (checked exactly by _post_type), all of them and those in a <noscript>
 _NAMES_POST = " or ".join(f"contains(@itemtype, '{name}')" for name in sorted(POST_TYPES))
-_ITEMS = etree.XPath(f".//*[@itemscope][{_NAMES_POST}]")
-_HIDDEN_ITEMS = etree.XPath(f".//noscript//*[@itemscope][{_NAMES_POST}]")
+_ITEMS = etree.XPath(f"descendant::*[@itemscope][{_NAMES_POST}]")
+_HIDDEN_ITEMS = etree.XPath(f"descendant::noscript/descendant::*[@itemscope][{_NAMES_POST}]")
 
 
 def show_scriptless_thread(root: HtmlElement) -> bool:
@@ -309,7 +309,7 @@ def _author_line(author: HtmlElement | None, dated: HtmlElement | None, shown: M
     return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
 
 
-_DATED = etree.XPath("//body//time[@datetime]")
+_DATED = etree.XPath("/descendant::body/descendant::time[@datetime]")
 _MAX_SHOWN_DATE_CHARS = 40  # "Jan 14, 2024 at 9:50 PM"; longer is a sentence, not a date
 
 
@@ -388,7 +388,9 @@ def read_described_posts(root: HtmlElement) -> str:
     described = [(line, paragraphs) for line, paragraphs in described if paragraphs]
     if len(described) < MIN_POSTS:
         return ""
-    visible = " ".join(_words_of(" ".join(root.xpath("//body//text()[not(ancestor::script)]"))))
+    visible = " ".join(
+        _words_of(" ".join(root.xpath("/descendant::body/descendant::text()[not(ancestor::script)]")))
+    )
     where = [
         visible.find(" ".join(_words_of(paragraphs[0])[:QUOTE_RUN_WORDS])) for _, paragraphs in described
     ]

@@ -47,10 +47,12 @@ _MIN_PAIR = 2  # two reviews alone in a list marked as reviews (_a_pair_of_revie
 _SENTENCE = re.compile(r"\w[^.!?]{30,}?\w[.!?](?:\s|$)")
 _MAX_SHARE = 0.5  # a run holding half the body's text is the page itself (a page of reviews)
 _MARKED = etree.XPath(  # from each attribute to its element: one attribute tested each, not every element
-    "//body//*/@class[contains(., 'eview')]/.. | //body//*/@id[contains(., 'eview')]/.."
-    " | //body//*/@itemprop[contains(., 'eview')]/.. | //body//*/@itemtype[contains(., 'eview')]/.."
+    "/descendant::body/descendant::*/@class[contains(., 'eview')]/.. | /descendant::body/descendant::*/@id[contains(., 'eview')]/.."
+    " | /descendant::body/descendant::*/@itemprop[contains(., 'eview')]/.. | /descendant::body/descendant::*/@itemtype[contains(., 'eview')]/.."
 )
-_FIELDS = etree.XPath("count(.//input[not(@type='hidden')] | .//select | .//textarea)")
+_FIELDS = etree.XPath(
+    "count(descendant::input[not(@type='hidden')] | descendant::select | descendant::textarea)"
+)
 
 
 def may_hold_reviews(html: str) -> bool:

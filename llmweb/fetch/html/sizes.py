@@ -33,7 +33,7 @@ def text_size(el: HtmlElement) -> int:
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
 
 
-_LINK_TEXT = etree.XPath(".//a//text()")
+_LINK_TEXT = etree.XPath("descendant::a/descendant::text()")
 
 
 def link_text_size(el: HtmlElement) -> int:

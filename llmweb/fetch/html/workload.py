@@ -149,7 +149,7 @@ def measure_tree(root: HtmlElement) -> HtmlWorkload:
         return int(cast(float, root.xpath(f"count({path})")))
 
     return HtmlWorkload(
-        elements=count("//*"),
+        elements=count("/descendant::*"),  # not "//*", which first collects every node (.bios)
         paragraphs=count("//p"),
         table_cells=count("//td|//th"),
         links=count("//a"),
