@@ -997,6 +997,12 @@ def test_a_shops_grid_gives_each_products_name_and_price_on_a_line() -> None:
     assert all(any(name in line and price in line for line in lines) for name, price in ACCESSORIES)
 
 
+def in_main(heading: str, intro: str, grid: str) -> str:
+    """A page's body: the site's menu in its header, then in <main> a heading, a line of intro and
+    the grid, then the footer."""
+    return f"<header>{NAV}</header><main><h1>{heading}</h1><p>{intro}</p>{grid}</main>{FOOTER}"
+
+
 HEADLAMPS = [
     ("Spot 400 Headlamp", "$54.95", "2.7 ounces"), ("Astro 300 Headlamp", "$24.95", "2.65 ounces"),
     ("Actik Core Headlamp", "$87.95", "3.1 ounces"), ("Iko Core Headlamp", "$99.95", "2.8 ounces"),
@@ -1015,9 +1021,10 @@ def test_a_shops_grid_whose_cards_say_more_beside_their_links_gives_each_product
         f"<dt>Beam Type:</dt><dd>Flood and spot</dd></dl></li>"
         for i, (name, price, weight) in enumerate(HEADLAMPS)
     )
-    body = (
-        f"<header>{NAV}</header><main><h1>Headlamps</h1><p>Light the trail ahead with a headlamp "
-        f"for running, camping and climbing.</p><ul class='grid'>{cards}</ul></main>{FOOTER}"
+    body = in_main(
+        "Headlamps",
+        "Light the trail ahead with a headlamp for running, camping and climbing.",
+        f"<ul class='grid'>{cards}</ul>",
     )
     html = page(body, title="Headlamps | Example Outfitters")
     lines = read_html_page(html, "https://outfitters.example/c/headlamps").text.split("\n")
@@ -1048,10 +1055,10 @@ def test_a_grid_whose_cards_each_carry_a_class_of_their_own_gives_each_item_on_a
         f'{name}</a></div><div class="item-card__price">{price}</div><div>{shipping}</div></li>'
         for i, (name, price, shipping) in enumerate(POSTCARDS)
     )
-    body = (
-        f"<header>{NAV}</header><main><h1>Postcards</h1><p>Postcards from the collectors of our "
-        f"marketplace, from every decade of the last century.</p><ul class='items'>{cards}</ul></main>"
-        f"{FOOTER}"
+    body = in_main(
+        "Postcards",
+        "Postcards from the collectors of our marketplace, from every decade of the last century.",
+        f"<ul class='items'>{cards}</ul>",
     )
     lines = read_html_page(
         page(body, title="Postcards for sale"), "https://market.example/b/postcards"
@@ -1090,10 +1097,7 @@ def test_a_section_page_that_calls_itself_an_article_gives_each_story_on_a_line(
         f'<a href="/s/{i}"><time>{date} • </time>{teaser}</a></p></div></article>'
         for i, (headline, date, teaser) in enumerate(SCIENCE_STORIES)
     )
-    body = (
-        f"<header>{NAV}</header><main><h1>Science</h1><p>The latest health and science news.</p>"
-        f"<div class='list'>{cards}</div></main>{FOOTER}"
-    )
+    body = in_main("Science", "The latest health and science news.", f"<div class='list'>{cards}</div>")
     head = '<meta property="og:type" content="article">'
     lines = read_html_page(
         page(body, head, title="Science : NPR"), "https://news.example/science"
