@@ -26,7 +26,7 @@ from werkzeug import Request, Response
 
 from llmweb.fetch import web_fetch
 from llmweb.render import render_research
-from llmweb.research import ResearchPassage, ResearchResult, web_research
+from llmweb.research import ResearchPassage, ResearchResult, passage_place, web_research
 from llmweb.tools import run_tool_call
 from serve import stack
 from testbed.loopback_guard import guarded_env
@@ -167,7 +167,11 @@ def test_every_passage_is_where_web_fetch_with_its_start_begins(
 def test_the_passages_carry_the_heading_path_and_title(
     searxng: stack.Process, brave: HTTPServer, pages: HTTPServer
 ) -> None:
-    search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE))
+    # a <title> that does not say the page's first heading: that heading stays in the text, at
+    # the head of the path, and is the title the page shows (one the <title> says is left to the
+    # title: the next test)
+    named = VALKEY_PAGE.replace("<title>Valkey manual</title>", "<title>Valkey documentation</title>")
+    search_finds(brave, serve(pages, "/valkey", named))
     [best, *_] = research(searxng, QUESTION).passages
     assert best.title == "Valkey manual"
     assert best.headings == ("Valkey manual", "Persistence")
@@ -361,11 +365,19 @@ def test_a_heading_path_leaves_out_what_the_title_and_the_passage_already_say(
     search_finds(brave, serve(pages, "/valkey", VALKEY_PAGE))
     result = research(searxng, QUESTION)
     [best, *_] = result.passages
-    assert best.headings == ("Valkey manual", "Persistence") and best.text.startswith("## Persistence")
+    # the page's first heading says its <title>: the text leaves it to the title (extract.py)
+    assert best.headings == ("Persistence",) and best.text.startswith("## Persistence")
     text = render_research(result, nonce="0123abcd")
     label = text.index("--- 1 0123abcd ---\n")
     assert text[label:].split("\n")[1] == "## Persistence"  # no path line: the title is said above
     assert "Valkey manual › Persistence" not in text
+    # a documentation page keeps its first heading in its text (its outline's top): the path
+    # still leaves out the title it says, and the passage's own heading
+    assert passage_place(("Valkey manual", "Persistence"), "Valkey manual", "## Persistence\n\nValkey") == ""
+    assert (
+        passage_place(("Valkey manual", "Persistence"), "Valkey", "Valkey writes")
+        == "Valkey manual › Persistence"
+    )
 
 
 def test_the_cli_prints_the_tools_text_and_json_and_exits_1_when_nothing_answers(
