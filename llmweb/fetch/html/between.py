@@ -91,11 +91,11 @@ def restore_between(root: HtmlElement, body: Any, keys: ElementKeys | None = Non
             # a pair of paragraphs the page says twice is filled once (then no longer side by side)
             place = index[id(before)] if before is not None else -1
             if pending and index[id(mine)] == place + 1 and place not in after:
-                read = _read_keys(root, body, keys) if read is None else read
+                read = read_keys(root, body, keys) if read is None else read
                 near = [
-                    _as_reading(block)
+                    as_reading(block)
                     for block in pending
-                    if _dropped(block, read, before_page, fields, keys) and _near(block, before_page, element)
+                    if dropped(block, read, before_page, fields, keys) and beside(block, before_page, element)
                 ]
                 if near:
                     after[place] = near
@@ -112,7 +112,7 @@ def restore_between(root: HtmlElement, body: Any, keys: ElementKeys | None = Non
     return sum(len(blocks) for blocks in after.values())
 
 
-def _read_keys(root: HtmlElement, body: Any, keys: ElementKeys) -> set[str]:
+def read_keys(root: HtmlElement, body: Any, keys: ElementKeys) -> set[str]:
     """The keys of every element the reading ``body`` holds, and of the headings ``root`` says
     twice: a heading said twice on the page labels something repeated (a thread's "Re: …" over
     each post), not a section of the text."""
@@ -121,14 +121,15 @@ def _read_keys(root: HtmlElement, body: Any, keys: ElementKeys) -> set[str]:
     return read | {key for key, times in said.items() if times > 1}
 
 
-def _dropped(
+def dropped(
     block: HtmlElement,
     read: set[str],
     before: HtmlElement | None,
     fields: dict[HtmlElement, bool],
     keys: ElementKeys,
 ) -> bool:
-    """Whether ``block`` is text the reading lacks, shown, outside the page's chrome, not links.
+    """Whether ``block`` (a heading, a list, a paragraph) is text the reading lacks, shown,
+    outside the page's chrome, not links; a heading or a paragraph of HEADING_MIN_WORDS or more.
     Shown: not within an element hidden that does not hold the kept paragraph ``before`` too (a
     streamed page's text waits in a ``<div hidden>``, which trafilatura reads, as it was read).
     ``fields`` remembers which ancestors hold a form's fields: the blocks of one container share
@@ -140,7 +141,7 @@ def _dropped(
     linked = sum(len(link.text_content()) for link in block.iter("a"))
     if linked >= LINKED_SHARE * chars:
         return False
-    if block.tag in _BLOCK_TAGS[:5]:  # a single word is a label (a poster's name, "Spotlight")
+    if block.tag in _BLOCK_TAGS[:5] or block.tag == "p":  # a single word is a label ("Spotlight")
         return len(block.text_content().split()) >= HEADING_MIN_WORDS
     # a menu of single words (a footer's, a post's buttons) is not a list of the text's, nor one
     # of other pages, a link in each item (a blog's latest posts)…
@@ -154,7 +155,7 @@ def _dropped(
 
 def in_text(block: HtmlElement, before: HtmlElement | None, fields: dict[HtmlElement, bool]) -> bool:
     """Whether ``block`` is shown and outside the page's chrome, not beside a form's fields nor
-    inside a list or a paragraph (see :func:`_dropped`)."""
+    inside a list or a paragraph (see :func:`dropped`)."""
     for level, up in enumerate(block.iterancestors()):
         if level < NEAR_LEVELS:
             if up not in fields:
@@ -171,7 +172,7 @@ def in_text(block: HtmlElement, before: HtmlElement | None, fields: dict[HtmlEle
     return True
 
 
-def _near(block: HtmlElement, *paragraphs: HtmlElement | None) -> bool:
+def beside(block: HtmlElement, *paragraphs: HtmlElement | None) -> bool:
     ups = []
     for up in block.iterancestors():
         ups.append(up)
@@ -182,7 +183,7 @@ def _near(block: HtmlElement, *paragraphs: HtmlElement | None) -> bool:
     )
 
 
-def _as_reading(block: HtmlElement) -> Any:
+def as_reading(block: HtmlElement) -> Any:
     """``block`` as trafilatura's reading writes it: a heading its ``head``, a list its items."""
     if block.tag.startswith("h"):
         head = etree.Element("head", rend=block.tag)

@@ -29,14 +29,11 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.between import (
-    HEADING_MIN_WORDS,
-    LINKED_SHARE,
     NEAR_LEVELS,
-    _as_reading,
-    _dropped,
-    _near,
-    _read_keys,
-    in_text,
+    as_reading,
+    beside,
+    dropped,
+    read_keys,
 )
 from llmweb.fetch.html.continuation import ElementKeys
 from llmweb.fetch.html.interleaved import named_furniture
@@ -64,7 +61,7 @@ def restore_section_bodies(root: HtmlElement, body: Any, keys: ElementKeys | Non
                 empty.setdefault(key, (_rank(child), place, keys[following]))
     if not empty:
         return 0
-    read = _read_keys(root, body, keys)
+    read = read_keys(root, body, keys)
     fields: dict[HtmlElement, bool] = {}
     after: dict[int, list[Any]] = {}
     opened: tuple[int, int, str, HtmlElement] | None = None
@@ -79,8 +76,8 @@ def restore_section_bodies(root: HtmlElement, body: Any, keys: ElementKeys | Non
                     blocks = [
                         _as_block(block)
                         for block in pending
-                        if _lacking(block, read, fields, keys)
-                        and _near(block, heading)
+                        if dropped(block, read, None, fields, keys)
+                        and beside(block, heading)
                         and _in_furniture(block)
                     ]
                     if blocks:
@@ -96,18 +93,6 @@ def restore_section_bodies(root: HtmlElement, body: Any, keys: ElementKeys | Non
             children[place + 1 : place + 1] = after[place]
         body[:] = children
     return sum(len(blocks) for blocks in after.values())
-
-
-def _lacking(block: HtmlElement, read: set[str], fields: dict[HtmlElement, bool], keys: ElementKeys) -> bool:
-    """.between's test of a heading or a list; a paragraph's is a heading's."""
-    if block.tag != "p":
-        return _dropped(block, read, None, fields, keys)
-    key = keys[block]
-    if not key or key in read or not in_text(block, None, fields):
-        return False
-    text = block.text_content()
-    linked = sum(len(link.text_content()) for link in block.iter("a"))
-    return linked < LINKED_SHARE * len(text) and len(text.split()) >= HEADING_MIN_WORDS
 
 
 def _in_furniture(block: HtmlElement) -> bool:
@@ -127,4 +112,4 @@ def _as_block(block: HtmlElement) -> Any:
         paragraph = etree.Element("p")
         paragraph.text = " ".join(block.text_content().split())
         return paragraph
-    return _as_reading(block)
+    return as_reading(block)
