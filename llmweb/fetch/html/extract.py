@@ -88,6 +88,7 @@ from llmweb.fetch.html.repeats import (
 )
 from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
 from llmweb.fetch.html.sections import restore_section_bodies
+from llmweb.fetch.html.sizes import text_size
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
 from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
 from llmweb.fetch.html.trailing import drop_trailing_blocks
@@ -334,11 +335,7 @@ def _thread_beside(grid: Grid, root: HtmlElement, *, declared: bool) -> bool:
         post is container or post in ancestors or container in post.iterancestors() for post in posts
     ):
         return False  # the grid is the thread's posts (or one post's), which a list reads well
-    return declared or sum(map(_text_size, posts)) > _text_size(container)
-
-
-def _text_size(el: HtmlElement) -> int:
-    return len("".join(el.text_content().split()))
+    return declared or sum(map(text_size, posts)) > text_size(container)
 
 
 def _holds_posts(root: HtmlElement) -> bool:
