@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -27,6 +28,7 @@ import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -444,14 +446,33 @@ def run(workdir: Path) -> PartResult:
     return part
 
 
+_ABLATED: Sequence[Page] = ()  # the pages a forked worker of `ablation` reads, by index
+
+
+def _score_without(job: tuple[int, str]) -> Score:
+    page = _ABLATED[job[0]]
+    return word_scores(read(page, without(job[1])).text, page.gold)
+
+
 def ablation(
     pages: Sequence[Page], readings: Sequence[Reading], scores: Sequence[Score], tuning: set[str]
 ) -> list[str]:
-    """Per layer and page type, on the pages where the layer fires: F1 with and without it."""
+    """Per layer and page type, on the pages where the layer fires: F1 with and without it.
+
+    The readings without a layer are scores, not timings: they run in one forked worker per core."""
+    global _ABLATED
+    traces = [trace(page, reading) for page, reading in zip(pages, readings, strict=True)]
+    fired_by = {layer: [i for i, t in enumerate(traces) if layer in t] for layer in LAYER_NAMES}
+    jobs = [(i, layer) for layer, fired in fired_by.items() for i in fired]
+    _ABLATED = pages
+    try:
+        with ProcessPoolExecutor(os.cpu_count() or 1, mp_context=multiprocessing.get_context("fork")) as pool:
+            scored = dict(zip(jobs, pool.map(_score_without, jobs, chunksize=8), strict=True))
+    finally:
+        _ABLATED = ()
     rows = []
-    for layer in LAYER_NAMES:
-        fired = [i for i, r in enumerate(readings) if layer in trace(pages[i], r)]
-        off = {i: word_scores(read(pages[i], without(layer)).text, pages[i].gold) for i in fired}
+    for layer, fired in fired_by.items():
+        off = {i: scored[(i, layer)] for i in fired}
         for kind in (*TYPES, "all"):
             chosen = [i for i in fired if kind in ("all", pages[i].kind)]
             if not chosen:
