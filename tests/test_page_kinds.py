@@ -1471,6 +1471,47 @@ def test_the_second_opinion_leaves_out_a_form_the_page_hides() -> None:
     assert "Request a consultation" not in text
 
 
+# A phone maker's page for one model (declaring no product): an opening paragraph, camera features
+# in boxes trafilatura drops, and a row of specifications, each a few words on a line of its own.
+CAMERA_FEATURES = [
+    ("Clear Burst", "Continuous shooting captures the fleeting beauty of a subject in motion with all of "
+     "its detail, from a child's first steps to a dog that will not sit still for a portrait."),
+    ("Dual Exposure", "The camera takes a short and a long exposure at once and combines them into one "
+     "clear shot, so a street at night keeps both its lights and the faces under them."),
+    ("Action Mode", "From extreme sports to a ball in flight, the image processing keeps up with the "
+     "action and freezes every frame of it sharp, even when you are moving too."),
+    ("Portrait Mode", "Faces stay sharp while the background falls away into a soft blur, with skin tones "
+     "kept true to life in daylight, under a lamp and by the light of a candle."),
+    ("Night Mode", "Hold the phone still for a second and the camera gathers enough light to show a "
+     "garden after sunset as you saw it, without the grain and the smears of older phones."),
+]  # fmt: skip
+PHONE_SPECS = [
+    "50 MP main camera",
+    "1/1.4 inch sensor",
+    "F1.6 aperture",
+    "6,000 mAh battery",
+    "120 Hz display",
+]
+
+
+def test_a_landing_page_read_short_is_read_whole_not_by_the_second_opinion() -> None:
+    # jusText's reading holds the opening and the features' prose, and leaves out the specifications:
+    # lines of a few words, far from any paragraph
+    specs = "".join(f'<div class="spec"><span>{spec}</span></div>' for spec in PHONE_SPECS)
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>Aurora 7</h1><p>The phone that keeps up "
+        "with you: a camera tuned by photographers, a battery that lasts two days and a screen you can read "
+        "in the sun. Built to last as well, in a frame of aluminium, with four years of updates.</p></div>"
+        f"<div class='container'><section><h2>Camera</h2><div class='row'>{landing_sections(CAMERA_FEATURES)}"
+        f"</div></section></div><div class='specs'>{specs}</div>{FOOTER}"
+    )
+    got = read_html_page(page(body, title="Aurora 7"), "https://phone.example/aurora-7")
+    assert "landing" in got.fired and "second_opinion" not in got.fired
+    assert all(line in got.text for _, line in CAMERA_FEATURES)
+    assert all(spec in got.text for spec in PHONE_SPECS)
+    assert "About us" not in got.text and "All rights reserved" not in got.text
+
+
 FEATURES = [
     "Backups", "Monitoring", "Alerts", "Dashboards", "Audit logs", "Single sign-on", "Roles", "API access",
     "Webhooks", "Exports", "Retention", "Support",
