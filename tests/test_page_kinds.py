@@ -1210,6 +1210,77 @@ def test_a_service_page_keeps_its_feature_and_pricing_blocks() -> None:
     )
 
 
+# A consultancy's services page: its practices in four columns of a layout grid, each column
+# listing three, every practice a link holding its name, a sentence about it and "Find out more".
+SERVICE_COLUMNS = [
+    [("Audit", "Our audits help clients understand how to address risks and strengthen their controls."),
+     ("Cloud", "We move workloads to the cloud and keep them running securely once they are there."),
+     ("Cyber", "We help organisations operate with resilience and respond quickly to every breach.")],
+    [("Data", "Data platforms, governance and analytics that turn records into decisions for the board."),
+     ("Legal", "Combining business experience and legal excellence across every market we serve."),
+     ("Payroll", "Customised payroll operations delivered by our people on our own secure platforms.")],
+    [("Risk", "Risk programmes that anticipate regulation rather than reacting to it after the fact."),
+     ("Strategy", "Strategy work that connects an organisation's purpose to the plans it funds each year."),
+     ("Tax", "Indirect and direct tax compliance, planning and advice for firms large and small.")],
+    [("Transactions", "Support for mergers, acquisitions and divestitures from the first deal to the last."),
+     ("Turnaround", "Restructuring advice when a business needs to act fast to protect its value."),
+     ("Workforce", "Workforce planning, culture and change programmes for organisations in motion.")],
+]  # fmt: skip
+
+
+def test_a_services_page_whose_columns_each_list_several_practices_keeps_them_apart() -> None:
+    columns = "".join(
+        '<div class="grid-column">'
+        + "".join(
+            f'<div class="promo"><a href="/services/{name.lower()}"><h3>{name}</h3><p>{about}</p>'
+            "<span>Find out more</span></a></div>"
+            for name, about in column
+        )
+        + "</div>"
+        for column in SERVICE_COLUMNS
+    )
+    body = in_main(
+        "Our services",
+        "Whether you are starting up or among the largest companies, our services help your business thrive.",
+        f"<div class='grid-row'>{columns}</div>",
+    )
+    read = read_html_page(page(body, title="Our services"), "https://consulting.example/services")
+    lines = read.text.split("\n")
+    assert "item_list" not in read.fired
+    assert all(
+        any(about in line and " · " not in line for line in lines) for c in SERVICE_COLUMNS for _, about in c
+    )
+
+
+# A games console's page: in <main> its sections, classed alike, each a heading, features under
+# headings of their own and a link or two; one holds a carousel of games with their prices.
+CONSOLE_SECTIONS = [
+    ("Three modes in one", [("TV mode", "Dock the system to enjoy high-definition gaming on your television."),
+                            ("Tabletop mode", "Flip out the stand to share the screen with a friend nearby.")]),
+    ("Better together", [("Local co-op", "Play on the big screen at home with friends and family."),
+                         ("Online play", "Team up or face off with others online in compatible games.")]),
+    ("More system features", [("Game shop", "Find and buy digital versions of full games on the system."),
+                              ("Parental controls", "Settings that let you keep the focus on fun for all.")]),
+    ("Games to play", [("Racing Deluxe", "Regular price $59.99, out now for every model of the system."),
+                       ("Island Life", "Regular price $59.99, build the island of your dreams with friends.")]),
+]  # fmt: skip
+
+
+def test_a_products_page_whose_main_region_holds_its_sections_classed_alike_keeps_their_lines() -> None:
+    sections = "".join(
+        f'<section class="block"><h2>{heading}</h2>'
+        + "".join(f"<h3>{name}</h3><p>{about}</p>" for name, about in features)
+        + f'<a href="/system/{i}">Learn more about {heading.lower()}</a></section>'
+        for i, (heading, features) in enumerate(CONSOLE_SECTIONS)
+    )
+    body = f"<header>{NAV}</header><main><h1>The game system</h1>{sections}</main>{FOOTER}"
+    read = read_html_page(page(body, title="The game system"), "https://games.example/system")
+    lines = read.text.split("\n")
+    assert "item_list" not in read.fired
+    assert all(f"## {heading}" in lines for heading, _ in CONSOLE_SECTIONS)
+    assert all(about in lines for _, features in CONSOLE_SECTIONS for _, about in features)
+
+
 # A consultancy's service page: an introduction, then a grid of its practices, each in a box
 # whose class ("next-selection") trafilatura's fast reading takes for pagination and drops.
 PRACTICES = [
