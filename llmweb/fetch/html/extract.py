@@ -62,6 +62,7 @@ from llmweb.fetch.html.manual import (
     looks_like_documentation,
     main_region,
     manual_body,
+    own_article,
     reads_whole,
     unlink,
 )
@@ -414,6 +415,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         manual = False
     elif manual:
         fired.append("manual")
+        region = [own_article(main) for main in region]
     # the body's text before trafilatura reads it, to see how much of it a reading kept
     page_chars = len(root.text_content()) if not manual else 0
     # before links become text
