@@ -445,6 +445,19 @@ def test_what_sits_beside_a_manuals_one_article_in_its_main_region_is_left_out()
     assert "Dana" not in read.text and "Recent Posts" not in read.text and "Release notes" not in read.text
 
 
+def test_a_date_a_manual_read_whole_states_about_itself_is_the_pages_date_not_its_text() -> None:
+    # a blog post with code: its dateline under the title, a <time>, is its published date
+    dateline = '<p class="meta"><time datetime="2025-12-19">Dec 19, 2025</time></p>'
+    html = manual("<pre><code>netcfg.lookup('example.org')</code></pre>").replace(
+        "</h1>", f"</h1>{dateline}", 1
+    )
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert read.published == "2025-12-19"
+    assert "Dec 19" not in read.text
+    assert "Looks up `name`" in read.text
+
+
 def test_a_manuals_own_table_of_contents_is_left_out() -> None:
     # "Table of Contents" at the top of the column: each line a link to a section of the page
     names = ("Looking up a name", "Reading the settings", "Writing the settings")

@@ -486,7 +486,9 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         text = posts
     elif manual:  # a manual's main region is read whole (.manual), not judged block by block
         drop = leaves_out_contents(html)
-        text = "\n\n".join(render_markdown(manual_body(main, drop_contents=drop), codes) for main in region)
+        text = "\n\n".join(
+            render_markdown(manual_body(main, drop_contents=drop, drop_dates=True), codes) for main in region
+        )
     else:
         # the region's twins in the page as it was, for the landing test if that page is read
         twins = (
