@@ -423,6 +423,41 @@ def test_a_block_named_as_the_pages_footer_inside_a_manuals_main_region_is_left_
     assert "last modified" not in read.text and "Report a problem" not in read.text
 
 
+def test_what_sits_beside_a_manuals_one_article_in_its_main_region_is_left_out() -> None:
+    # a blog post with code, its <main> holding the <article> and, after it, the author's box
+    # and the site's recent posts: the article is the text
+    beside = (
+        '<div class="author-box"><h4>Dana Reyes</h4><p>Dana writes tools for network engineers '
+        "and has maintained netcfg since its first release.</p></div>"
+        '<div class="recent"><h3>Recent Posts</h3>'
+        + "".join(
+            f'<h4><a href="/blog/{i}">Release notes {i}</a></h4><p>March {i}, 2026</p>' for i in range(1, 4)
+        )
+        + "</div>"
+    )
+    html = manual("<pre><code>netcfg.lookup('example.org')</code></pre>").replace(
+        '<div class="column">', '<main><article class="column">', 1
+    )
+    html = html.replace("</div></body>", f"</article>{beside}</main></body>", 1)
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert "Looks up `name`" in read.text
+    assert "Dana" not in read.text and "Recent Posts" not in read.text and "Release notes" not in read.text
+
+
+def test_a_date_a_manual_read_whole_states_about_itself_is_the_pages_date_not_its_text() -> None:
+    # a blog post with code: its dateline under the title, a <time>, is its published date
+    dateline = '<p class="meta"><time datetime="2025-12-19">Dec 19, 2025</time></p>'
+    html = manual("<pre><code>netcfg.lookup('example.org')</code></pre>").replace(
+        "</h1>", f"</h1>{dateline}", 1
+    )
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert read.published == "2025-12-19"
+    assert "Dec 19" not in read.text
+    assert "Looks up `name`" in read.text
+
+
 def test_a_manuals_own_table_of_contents_is_left_out() -> None:
     # "Table of Contents" at the top of the column: each line a link to a section of the page
     names = ("Looking up a name", "Reading the settings", "Writing the settings")

@@ -62,6 +62,7 @@ from llmweb.fetch.html.manual import (
     looks_like_documentation,
     main_region,
     manual_body,
+    own_article,
     reads_whole,
     unlink,
 )
@@ -414,6 +415,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         manual = False
     elif manual:
         fired.append("manual")
+        region = [own_article(main) for main in region]
     # the body's text before trafilatura reads it, to see how much of it a reading kept
     page_chars = len(root.text_content()) if not manual else 0
     # before links become text
@@ -484,7 +486,9 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         text = posts
     elif manual:  # a manual's main region is read whole (.manual), not judged block by block
         drop = leaves_out_contents(html)
-        text = "\n\n".join(render_markdown(manual_body(main, drop_contents=drop), codes) for main in region)
+        text = "\n\n".join(
+            render_markdown(manual_body(main, drop_contents=drop, drop_dates=True), codes) for main in region
+        )
     else:
         # the region's twins in the page as it was, for the landing test if that page is read
         twins = (
