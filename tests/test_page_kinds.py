@@ -2022,3 +2022,29 @@ def test_a_product_page_flattened_into_one_line_says_each_sentence_once() -> Non
     text = read_html_page(html, "https://shop.example/p/4").text
     assert text.count("changed the way I look at an ordinary field") == 1
     assert "Listing 7: hardcover" in text
+
+
+def test_an_offers_terms_said_again_under_each_offer_are_kept() -> None:
+    # a travel site's offers page lists each offer's terms: the terms they share (one a paragraph
+    # long) come again under each offer between its own, and each offer's terms are its text
+    shared = (
+        "<li>Offer is valid on reservations that include a minimum of one flight on the airline and its "
+        "regional partners, for travel on dates that vary by destination, and it cannot be combined with "
+        "any other discount, voucher, credit or promotional code, whether issued before or after the "
+        "booking was made, nor applied to bookings made by travel agents on behalf of their clients.</li>"
+        "<li>No refunds will be issued toward the offer. The offer has no cash value.</li>"
+    )
+    offers = "".join(
+        f"<section><h2>{place}</h2><p>Save {save} dollars on a flight and hotel package to {place}.</p>"
+        f"<h3>Terms and conditions</h3><ul><li>Minimum {nights}-night hotel stay required.</li>{shared}"
+        f"<li>At time of reservation, you must refer to promotional code {code}.</li></ul></section>"
+        for place, save, nights, code in (
+            ("Mexico", 150, 4, "SUNMX26"),
+            ("the Caribbean", 200, 3, "SUNCB26"),
+            ("Hawaii", 250, 5, "SUNHI26"),
+        )
+    )
+    body = f"{NAV}<main><h1>Vacation offers and deals</h1>{offers}</main>{FOOTER}"
+    text = read_html_page(page(body, title="Vacation offers and deals"), "https://travel.example/offers").text
+    assert text.count("nor applied to bookings made by travel agents") == 3
+    assert text.count("The offer has no cash value") == 3
