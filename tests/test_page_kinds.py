@@ -1390,6 +1390,27 @@ def test_a_landing_page_is_read_whole_without_the_menus_and_filters_it_hides() -
     assert "Tents sale" not in got.text
 
 
+def test_a_landing_page_is_read_whole_without_the_choices_of_its_filter_panel() -> None:
+    # the panel is shown, and built without <form>: each option a radio button's label
+    prices = ["$50 to $99.99", "$100 to $149.99", "$150 and above"]
+    choices = "".join(
+        f'<li><label><span>{p}</span><input type="radio" name="price"></label></li>' for p in prices
+    )
+    seasons = landing_sections(SEASONS)
+    faq = collapsed_answers(BAG_ANSWERS, 'class="text-sm" style="display: none"')
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps "
+        "you warm where you camp, from beach nights to winter summits, chosen and tested by our staff on every "
+        f"trip they take.</p></div><div class='refinements'><h4>Price</h4><ul>{choices}</ul></div>"
+        f"<div class='container'><section><h2>Bags by season</h2><div class='row'>{seasons}</div></section></div>"
+        f"<section><h2>Frequently asked questions</h2>{faq}</section>{FOOTER}"
+    )
+    got = read_html_page(page(body, title="Sleeping bags"), "https://shop.example/c/sleeping-bags")
+    assert "landing" in got.fired
+    assert all(line in got.text for _, line in SEASONS)
+    assert not any(price in got.text for price in prices)
+
+
 # A design agency's landing page whose footer a site builder wrote as <div>s (no <footer>, no
 # role): columns of links under small headings, its address, and its copyright notice.
 def builder_footer() -> str:
