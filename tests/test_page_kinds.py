@@ -1411,6 +1411,29 @@ def test_a_landing_page_is_read_whole_without_the_choices_of_its_filter_panel() 
     assert not any(price in got.text for price in prices)
 
 
+def test_a_page_that_declares_its_readers_comments_is_not_read_whole_as_a_landing_page() -> None:
+    # a thread's first post in sections, its replies marked as schema.org comments: a discussion,
+    # whose sidebars and boxes of other threads a landing reading would bring in
+    replies = "".join(
+        f'<article class="message" itemscope itemtype="https://schema.org/Comment"><div itemprop="text">'
+        f"<p>{answer}</p></div></article>"
+        for answer in BAG_ANSWERS
+    )
+    seasons = landing_sections(SEASONS)
+    others = "".join(
+        f'<li><a href="/t/{n}">{n} for a winter trip?</a> Started by hiker{n}</li>' for n in range(6)
+    )
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps "
+        "you warm where you camp, from beach nights to winter summits, chosen and tested by our staff on every "
+        f"trip they take.</p></div><div class='container'><section><h2>Bags by season</h2><div class='row'>"
+        f"{seasons}</div></section></div><div class='replies'>{replies}</div>"
+        f"<div class='similar'><h3>Similar threads</h3><ul>{others}</ul></div>{FOOTER}"
+    )
+    got = read_html_page(page(body, title="Sleeping bags"), "https://forum.example/t/sleeping-bags")
+    assert "landing" not in got.fired
+
+
 # A design agency's landing page whose footer a site builder wrote as <div>s (no <footer>, no
 # role): columns of links under small headings, its address, and its copyright notice.
 def builder_footer() -> str:

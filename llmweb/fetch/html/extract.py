@@ -90,7 +90,7 @@ from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
 from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.sizes import text_size
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
-from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
+from llmweb.fetch.html.threads import declares_comments, declares_thread, is_thread, replies_text
 from llmweb.fetch.html.trailing import drop_trailing_blocks
 from llmweb.fetch.html.whole import (
     LANDING_SHARE,
@@ -639,6 +639,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         and "thread_replies" not in fired
         and reading_chars < LANDING_SHARE * page_chars  # cheap first: the body's text, chrome and all
         and reading_chars < LANDING_SHARE * landing_bound(root, region)
+        and not declares_comments(html)  # readers' posts: a discussion, whose sidebars read whole come in
     ):
         landing, hidden = read_whole(root, landing=True, within=region)
         landing = restore_code_blocks(landing, codes)
