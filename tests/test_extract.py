@@ -585,6 +585,17 @@ def test_paragraphs_about_the_newsletter_a_page_is_about_stay() -> None:
     assert "The newsletter industry has never been healthier" in extract_page(html).text
 
 
+def test_a_paragraph_about_code_that_subscribes_to_something_stays() -> None:
+    # a guide to an API says "subscribe" of its own code: a sentence naming code is not a call to sign up
+    about = (
+        "<p>The purpose of our <code>useFriendStatus</code> hook is to subscribe us to a friend's status. "
+        "This is why it takes <code>friendID</code> as an argument.</p>"
+    )
+    body = f"<article><h1>Building your own hooks</h1>{PARAGRAPH}{about}{PARAGRAPH}{PARAGRAPH}</article>"
+    html = page(body, '<meta property="og:type" content="article">', title="Building your own hooks")
+    assert "subscribe us to a friend's status" in extract_page(html).text
+
+
 def article_by(author: str, end: str, head: str = "") -> str:
     """An article whose markup names ``author``, with ``end`` below its paragraphs."""
     body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH * 4}{end}</article>"

@@ -1461,6 +1461,50 @@ def test_a_landing_page_is_read_whole_without_the_menus_and_filters_it_hides() -
     assert "Tents sale" not in got.text
 
 
+def test_a_landing_page_is_read_whole_without_the_choices_of_its_filter_panel() -> None:
+    # the panel is shown, and built without <form>: each option a radio button's label
+    prices = ["$50 to $99.99", "$100 to $149.99", "$150 and above"]
+    choices = "".join(
+        f'<li><label><span>{p}</span><input type="radio" name="price"></label></li>' for p in prices
+    )
+    seasons = landing_sections(SEASONS)
+    faq = collapsed_answers(BAG_ANSWERS, 'class="text-sm" style="display: none"')
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps "
+        "you warm where you camp, from beach nights to winter summits, chosen and tested by our staff on every "
+        f"trip they take.</p></div><div class='refinements'><h4>Price</h4><ul>{choices}</ul></div>"
+        f"<div class='container'><section><h2>Bags by season</h2><div class='row'>{seasons}</div></section></div>"
+        f"<section><h2>Frequently asked questions</h2>{faq}</section>{FOOTER}"
+    )
+    got = read_html_page(page(body, title="Sleeping bags"), "https://shop.example/c/sleeping-bags")
+    assert "landing" in got.fired
+    assert all(line in got.text for _, line in SEASONS)
+    assert not any(price in got.text for price in prices)
+
+
+def test_a_page_that_declares_its_readers_comments_is_not_read_whole_as_a_landing_page() -> None:
+    # a thread's first post in sections, its replies marked as schema.org comments: a discussion,
+    # whose sidebars and boxes of other threads a landing reading would bring in
+    replies = "".join(
+        f'<article class="message" itemscope itemtype="https://schema.org/Comment"><div itemprop="text">'
+        f"<p>{answer}</p></div></article>"
+        for answer in BAG_ANSWERS
+    )
+    seasons = landing_sections(SEASONS)
+    others = "".join(
+        f'<li><a href="/t/{n}">{n} for a winter trip?</a> Started by hiker{n}</li>' for n in range(6)
+    )
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps "
+        "you warm where you camp, from beach nights to winter summits, chosen and tested by our staff on every "
+        f"trip they take.</p></div><div class='container'><section><h2>Bags by season</h2><div class='row'>"
+        f"{seasons}</div></section></div><div class='replies'>{replies}</div>"
+        f"<div class='similar'><h3>Similar threads</h3><ul>{others}</ul></div>{FOOTER}"
+    )
+    got = read_html_page(page(body, title="Sleeping bags"), "https://forum.example/t/sleeping-bags")
+    assert "landing" not in got.fired
+
+
 # A design agency's landing page whose footer a site builder wrote as <div>s (no <footer>, no
 # role): columns of links under small headings, its address, and its copyright notice.
 def builder_footer() -> str:
@@ -2134,3 +2178,29 @@ def test_a_product_page_flattened_into_one_line_says_each_sentence_once() -> Non
     text = read_html_page(html, "https://shop.example/p/4").text
     assert text.count("changed the way I look at an ordinary field") == 1
     assert "Listing 7: hardcover" in text
+
+
+def test_an_offers_terms_said_again_under_each_offer_are_kept() -> None:
+    # a travel site's offers page lists each offer's terms: the terms they share (one a paragraph
+    # long) come again under each offer between its own, and each offer's terms are its text
+    shared = (
+        "<li>Offer is valid on reservations that include a minimum of one flight on the airline and its "
+        "regional partners, for travel on dates that vary by destination, and it cannot be combined with "
+        "any other discount, voucher, credit or promotional code, whether issued before or after the "
+        "booking was made, nor applied to bookings made by travel agents on behalf of their clients.</li>"
+        "<li>No refunds will be issued toward the offer. The offer has no cash value.</li>"
+    )
+    offers = "".join(
+        f"<section><h2>{place}</h2><p>Save {save} dollars on a flight and hotel package to {place}.</p>"
+        f"<h3>Terms and conditions</h3><ul><li>Minimum {nights}-night hotel stay required.</li>{shared}"
+        f"<li>At time of reservation, you must refer to promotional code {code}.</li></ul></section>"
+        for place, save, nights, code in (
+            ("Mexico", 150, 4, "SUNMX26"),
+            ("the Caribbean", 200, 3, "SUNCB26"),
+            ("Hawaii", 250, 5, "SUNHI26"),
+        )
+    )
+    body = f"{NAV}<main><h1>Vacation offers and deals</h1>{offers}</main>{FOOTER}"
+    text = read_html_page(page(body, title="Vacation offers and deals"), "https://travel.example/offers").text
+    assert text.count("nor applied to bookings made by travel agents") == 3
+    assert text.count("The offer has no cash value") == 3

@@ -91,7 +91,7 @@ from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
 from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.sizes import text_size
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
-from llmweb.fetch.html.threads import declares_thread, is_thread, replies_text
+from llmweb.fetch.html.threads import declares_comments, declares_thread, is_thread, replies_text
 from llmweb.fetch.html.trailing import drop_trailing_blocks
 from llmweb.fetch.html.whole import (
     LANDING_SHARE,
@@ -553,6 +553,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 # services 0.7981 -> 0.8142, products 0.6968 -> 0.6986, all 0.8664 -> 0.8677
                 layers.landing
                 and not (article or documentation or sells_one)
+                and not declares_comments(html)
                 and _landing_text(root, region, codes, body_chars, page_chars, published) is not None
             ):
                 if not (sells_one and _passes_over(rescue, body, body_chars)):
@@ -648,6 +649,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         layers.landing
         and not (article or documentation or posts or manual or sells_one)
         and "thread_replies" not in fired
+        and not declares_comments(html)  # readers' posts: a discussion, whose sidebars read whole come in
     ):
         landing = _landing_text(root, region, codes, reading_chars, page_chars, published)
         if landing is not None:

@@ -48,6 +48,26 @@ def declares_thread(html: str) -> bool:
     return any(_declares(html, start, names, 0) for start, names in _SOUGHT)
 
 
+# a JSON-LD "@type" just before a name; a quoted "Comment" alone is often a form's label
+# ("textareaLabel":"Comment")
+_JSON_LD_TYPE = re.compile(r'"@type"\s*:\s*"$')
+
+
+def declares_comments(html: str) -> bool:
+    """Whether the page's structured data declares a ``Comment`` (a microdata itemtype URL or a
+    JSON-LD "@type"): readers' posts under its text. Sought as a substring, each place then
+    looked at (a pattern over a 1.5 MB page took 19 ms)."""
+    at, met = html.find("Comment"), 0
+    while at >= 0 and met < MAX_MET:
+        if not _WORD_CHARACTER.match(html, at + len("Comment")) and (
+            html.endswith(_SCHEMA_ORG, 0, at) or _JSON_LD_TYPE.search(html, max(0, at - 20), at)
+        ):
+            return True
+        met += 1
+        at = html.find("Comment", at + 1)
+    return False
+
+
 def _declares(html: str, start: str, names: tuple[str, ...], at: int) -> bool:
     """Whether one of ``names``, which begin with ``start``, is declared at ``at`` or after."""
     at, met = html.find(start, at), 0
