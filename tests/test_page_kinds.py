@@ -1611,6 +1611,25 @@ def test_a_thread_saved_without_its_posts_is_answered_with_its_longest_descripti
     assert "My budget is around $300 to $500." in read.text and "Refractor or reflector" in read.text
 
 
+def test_a_thread_saved_without_its_posts_beside_its_sites_menu_bar_is_answered_with_its_description() -> (
+    None
+):
+    head = (
+        '<meta name="description" content="So I wanted to know what real world range people are getting. '
+        "I did 24 miles on Friday, 10 on Sunday and another 15 on Tuesday, all without charging, and still "
+        'had 18% left when I got back to my car.">'
+    )
+    body = (
+        "<div id='top-navbar'><a href='https://board.example/'>board.example</a> "
+        "<a href='https://calc.board.example/'>range calc</a> <a href='/donate'>donate now</a></div>"
+        "<section id='main'></section><div class='hidden' id='data-preloaded'></div>"
+    )
+    read = read_html_page(
+        page(body, head=head, title="Forum"), "https://board.example/t/whats-your-range/3275"
+    )
+    assert read.text.startswith("So I wanted to know what real world range") and "donate" not in read.text
+
+
 def test_a_whole_description_is_not_traded_for_a_longer_one() -> None:
     head = (
         '<meta name="description" content="Members discuss first telescopes for planets and deep-sky objects.">'
