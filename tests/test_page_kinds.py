@@ -1752,6 +1752,51 @@ def test_a_title_and_description_the_site_escaped_twice_read_as_the_page_shows_t
     assert read.title == "First telescope & mount?"
 
 
+def test_a_thread_saved_without_its_posts_is_answered_with_its_longest_description() -> None:
+    # Discourse cuts the meta description short and writes a longer Open Graph one from the same
+    # post, an emoji as a shortcode in the one and drawn in the other
+    opening = "Howdy everyone :wave: I’m new to astronomy and would love advice on a first telescope"
+    head = (
+        f'<meta name="description" content="{opening} for planets and deep-sk&amp;hellip;">'
+        '<meta property="og:description" content="Howdy everyone 👋 I’m new to astronomy and would love '
+        "advice on a first telescope for planets and deep-sky objects. My budget is around $300 to $500. "
+        'Refractor or reflector for a beginner?...">'
+    )
+    body = "<section id='main'></section><div class='hidden' id='data-preloaded'></div>"
+    read = read_html_page(page(body, head=head, title="Forum"), "https://forum.example/t/first-telescope/15")
+    assert "My budget is around $300 to $500." in read.text and "Refractor or reflector" in read.text
+
+
+def test_a_thread_saved_without_its_posts_beside_its_sites_menu_bar_is_answered_with_its_description() -> (
+    None
+):
+    head = (
+        '<meta name="description" content="So I wanted to know what real world range people are getting. '
+        "I did 24 miles on Friday, 10 on Sunday and another 15 on Tuesday, all without charging, and still "
+        'had 18% left when I got back to my car.">'
+    )
+    body = (
+        "<div id='top-navbar'><a href='https://board.example/'>board.example</a> "
+        "<a href='https://calc.board.example/'>range calc</a> <a href='/donate'>donate now</a></div>"
+        "<section id='main'></section><div class='hidden' id='data-preloaded'></div>"
+    )
+    read = read_html_page(
+        page(body, head=head, title="Forum"), "https://board.example/t/whats-your-range/3275"
+    )
+    assert read.text.startswith("So I wanted to know what real world range") and "donate" not in read.text
+
+
+def test_a_whole_description_is_not_traded_for_a_longer_one() -> None:
+    head = (
+        '<meta name="description" content="Members discuss first telescopes for planets and deep-sky objects.">'
+        '<meta property="og:description" content="Members discuss first telescopes for planets and deep-sky '
+        'objects. Join the forum today and share your own observing reports with thousands of others.">'
+    )
+    body = "<section id='main'></section>"
+    read = read_html_page(page(body, head=head, title="Forum"), "https://forum.example/t/first-telescope/15")
+    assert read.text == "Members discuss first telescopes for planets and deep-sky objects."
+
+
 def test_a_heading_that_shows_a_character_reference_keeps_it() -> None:
     body = "<h1>What &amp;nbsp; means in HTML</h1>" + "".join(f"<p>{step}</p>" for step in HELP_STEPS)
     read = read_html_page(page(body, title="Entities"), "https://help.example/nbsp")
