@@ -1505,6 +1505,27 @@ def test_a_page_that_declares_its_readers_comments_is_not_read_whole_as_a_landin
     assert "landing" not in got.fired
 
 
+# A mover's landing page with a table of prices: read whole, each row is a line of its cells,
+# parted as a browser's columns part them, not run together ("2 movers2.2 hours").
+MOVING_COSTS = [("1 bedroom apartment", "$339.56", "2 movers", "2.2 hours"),
+                ("3 bedroom house", "$521.64", "2 movers", "2.7 hours"),
+                ("5 bedroom house", "$739.66", "3 movers", "3.9 hours")]  # fmt: skip
+
+
+def test_a_landing_page_read_whole_keeps_a_tables_cells_apart() -> None:
+    rows = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in MOVING_COSTS)
+    body = (
+        f"<div class='top'>{NAV}</div><div class='container'><h1>Movers in Jackson</h1><p>Compare local "
+        "movers, get an instant estimate and book helpers for your move in minutes.</p></div>"
+        f"<div class='container'><section><h2>Why book with us</h2><div class='row'>{landing_sections(PILLARS)}"
+        "</div></section><section><h2>What a move costs</h2><table><tr><th>Home size</th><th>Average cost</th>"
+        f"<th>Movers</th><th>Hours</th></tr>{rows}</table></section></div>{FOOTER}"
+    )
+    got = read_html_page(page(body, title="Movers in Jackson"), "https://movers.example/jackson")
+    assert "landing" in got.fired
+    assert all(" | ".join(row) in got.text for row in MOVING_COSTS)
+
+
 # A design agency's landing page whose footer a site builder wrote as <div>s (no <footer>, no
 # role): columns of links under small headings, its address, and its copyright notice.
 def builder_footer() -> str:
