@@ -187,18 +187,18 @@ def _drop_copyright_footers(tree: HtmlElement) -> None:
 # landing layer read whole: 3 changed, +0.051 summed (a shop's bread makers 0.78 -> 0.88 without
 # its price and colour filters, a listing +0.01; a sock shop -0.06, whose gold holds its filter
 # panel's options); all pages 0.8788 unchanged at four places; check part, collection 0.7435 -> 0.7459.
-_CHOICES = etree.XPath("//label[.//input[@type='radio' or @type='checkbox']]")
+_CHOICES = etree.XPath("descendant-or-self::label[descendant::input[@type='radio' or @type='checkbox']]")
 
 
 def _drop_choices(tree: HtmlElement) -> int:
     """Leave out of ``tree`` (a landing page read whole) the labels of its radio buttons and
-    checkboxes; the length of their text, which the landing test counts as the page's."""
+    checkboxes; the length of their text, which the landing test counts as the page's. A label
+    inside another goes with the outer one."""
     choices = _CHOICES(tree)
+    chosen = set(choices)
     size = 0
     for label in choices:
-        if label.getparent() is not None and not any(
-            above in choices for above in label.iterancestors("label")
-        ):
+        if not any(above in chosen for above in label.iterancestors("label")):
             size += int(SPACED_SIZE(label))
             label.drop_tree()
     return size
