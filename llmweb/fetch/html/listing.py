@@ -39,7 +39,7 @@ them (a rating widget's "Rate this book", "Clear rating"; that book list 0.66 ->
   0.7968, articles 0.9437 -> 0.9436; the article set unchanged (0.974, other half 0.972).
 
 Nor is a run of the page's own parts a grid (:func:`_page_parts`): the children of its <main> or
-<body>, or a handful of blocks none of which shows a picture and most of which link to two places
+<body>, or a handful of blocks none of which shows a picture and most of which link to three places
 or more, a service page's columns of practices, a wiki's lists of links under headings. Read as
 lines, a service page's four columns of practices came back as four lines, and trafilatura then
 left out the case studies under them (WCXB dev's tuning part: 4 pages changed, none lower: that
@@ -96,6 +96,7 @@ _CARD_SHARE = 0.25  # of the grid's text, the most one card holds on such a page
 _LINK_SHARE = 0.2
 _FIELD_CHARS = 80  # a card's longest text, in the middle card: a name, a price, a rating's words
 _MORE_CARDS = 3  # the grid's cards under another parent: a run of them too (._more_cards)
+_PART_PLACES = 3  # a part of the page links to this many places (an item card: its item, its maker)
 _FEW_CARDS = 6  # a run this short, none of it pictured, may be the page's own parts (._page_parts)
 _WIDGET_CONTROLS = 2  # calls to action in a box of nothing else: a widget (._leave_out_widgets)
 _ACTION_SHARE = 0.8  # of the cards: a call to action every card makes (.write_list leaves it out)
@@ -245,16 +246,19 @@ def _item_grid(body: HtmlElement, share: float, *, one_shape: bool) -> Grid | No
 def _page_parts(container: HtmlElement, members: list[HtmlElement]) -> bool:
     """Whether the run is the page's own parts, not a grid of items: the children of its <main>
     or <body> (a product's landing page, its sections classed alike), or a handful of blocks
-    (:data:`_FEW_CARDS` or fewer) none of which shows a picture and most of which link to two
-    places or more: a service page's columns, each listing its practices with a line of
-    description, or a wiki's lists of links under headings. An item's card links to its item,
+    (:data:`_FEW_CARDS` or fewer) none of which shows a picture and most of which link to
+    :data:`_PART_PLACES` places or more: a service page's columns, each listing its practices with
+    a line of description, or a wiki's lists of links under headings. An item's card links to its
+    item and perhaps its maker or author (two places, a fragment of one address counted as it),
     and a shop's or a news section's shows a picture of it."""
     if container.tag in ("main", "body"):
         return True
     if len(members) > _FEW_CARDS or any(next(m.iter("img", "picture"), None) is not None for m in members):
         return False
-    places = sorted(len({a.get("href") for a in m.iter("a")} - set(_NOWHERE)) for m in members)
-    return places[len(places) // 2] >= 2
+    places = sorted(
+        len({(a.get("href") or "").partition("#")[0] for a in m.iter("a")} - {""}) for m in members
+    )
+    return places[len(places) // 2] >= _PART_PLACES
 
 
 def _per_item_runs(runs: dict[tuple[str, str | None], list[HtmlElement]]) -> list[list[HtmlElement]]:
