@@ -1438,20 +1438,33 @@ BAG_ANSWERS = [
 ]
 
 
+def bags_page(*, top: str = "", panel: str = "", tail: str = "") -> str:
+    """A shop's landing page of sleeping bags, its seasons in sections: ``top`` after the site's
+    menu, ``panel`` between the introduction and the sections, ``tail`` before the footer."""
+    return (
+        f"<div class='top'>{NAV}</div>{top}<div class='container'><h1>Sleeping bags</h1><p>Find the bag "
+        "that keeps you warm where you camp, from beach nights to winter summits, chosen and tested by our "
+        f"staff on every trip they take.</p></div>{panel}<div class='container'><section><h2>Bags by season"
+        f"</h2><div class='row'>{landing_sections(SEASONS)}</div></section></div>{tail}{FOOTER}"
+    )
+
+
+BAGS_FAQ = (
+    "<section><h2>Frequently asked questions</h2>"
+    + collapsed_answers(BAG_ANSWERS, 'class="text-sm" style="display: none"')
+    + "</section>"
+)
+
+
 def test_a_landing_page_is_read_whole_without_the_menus_and_filters_it_hides() -> None:
     filters = "".join(
         f'<label><input type="checkbox" name="f{i}"> {f}</label>' for i, f in enumerate(FILTERS)
     )
     menu = "".join(f'<li><a href="/c/{n}">{n} sale</a></li>' for n in ("Tents", "Stoves", "Packs", "Boots"))
-    seasons = landing_sections(SEASONS)
-    faq = collapsed_answers(BAG_ANSWERS, 'class="text-sm" style="display: none"')
-    body = (
-        f"<div class='top'>{NAV}</div><div class='mobile-menu' aria-hidden='true'><ul>{menu}</ul></div>"
-        "<div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps you warm where you camp, "
-        "from beach nights to winter summits, chosen and tested by our staff on every trip they take.</p></div>"
-        f"<div class='filters' style='display:none'><h4>Filter</h4>{filters}</div><div class='container'>"
-        f"<section><h2>Bags by season</h2><div class='row'>{seasons}</div></section></div>"
-        f"<section><h2>Frequently asked questions</h2>{faq}</section>{FOOTER}"
+    body = bags_page(
+        top=f"<div class='mobile-menu' aria-hidden='true'><ul>{menu}</ul></div>",
+        panel=f"<div class='filters' style='display:none'><h4>Filter</h4>{filters}</div>",
+        tail=BAGS_FAQ,
     )
     got = read_html_page(page(body, title="Sleeping bags"), "https://shop.example/c/sleeping-bags")
     assert "landing" in got.fired
@@ -1467,15 +1480,7 @@ def test_a_landing_page_is_read_whole_without_the_choices_of_its_filter_panel() 
     choices = "".join(
         f'<li><label><span>{p}</span><input type="radio" name="price"></label></li>' for p in prices
     )
-    seasons = landing_sections(SEASONS)
-    faq = collapsed_answers(BAG_ANSWERS, 'class="text-sm" style="display: none"')
-    body = (
-        f"<div class='top'>{NAV}</div><div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps "
-        "you warm where you camp, from beach nights to winter summits, chosen and tested by our staff on every "
-        f"trip they take.</p></div><div class='refinements'><h4>Price</h4><ul>{choices}</ul></div>"
-        f"<div class='container'><section><h2>Bags by season</h2><div class='row'>{seasons}</div></section></div>"
-        f"<section><h2>Frequently asked questions</h2>{faq}</section>{FOOTER}"
-    )
+    body = bags_page(panel=f"<div class='refinements'><h4>Price</h4><ul>{choices}</ul></div>", tail=BAGS_FAQ)
     got = read_html_page(page(body, title="Sleeping bags"), "https://shop.example/c/sleeping-bags")
     assert "landing" in got.fired
     assert all(line in got.text for _, line in SEASONS)
@@ -1490,16 +1495,11 @@ def test_a_page_that_declares_its_readers_comments_is_not_read_whole_as_a_landin
         f"<p>{answer}</p></div></article>"
         for answer in BAG_ANSWERS
     )
-    seasons = landing_sections(SEASONS)
     others = "".join(
         f'<li><a href="/t/{n}">{n} for a winter trip?</a> Started by hiker{n}</li>' for n in range(6)
     )
-    body = (
-        f"<div class='top'>{NAV}</div><div class='container'><h1>Sleeping bags</h1><p>Find the bag that keeps "
-        "you warm where you camp, from beach nights to winter summits, chosen and tested by our staff on every "
-        f"trip they take.</p></div><div class='container'><section><h2>Bags by season</h2><div class='row'>"
-        f"{seasons}</div></section></div><div class='replies'>{replies}</div>"
-        f"<div class='similar'><h3>Similar threads</h3><ul>{others}</ul></div>{FOOTER}"
+    body = bags_page(
+        tail=f"<div class='replies'>{replies}</div><div class='similar'><h3>Similar threads</h3><ul>{others}</ul></div>"
     )
     got = read_html_page(page(body, title="Sleeping bags"), "https://forum.example/t/sleeping-bags")
     assert "landing" not in got.fired
