@@ -21,6 +21,7 @@ import threading
 import time
 import zlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -278,8 +279,14 @@ def run(workdir: Path) -> PartResult:
     methods = ""
     hostile_results: list[CaseResult] = []
     with serving(routes) as base:
+        # the hostile cases two at a time: two of them wait out the 20 s deadline, and a case's
+        # worker is a process of its own, its memory its own (the pages' cases, timed, one by one)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            hostile_got = dict(
+                zip(hostile_cases, pool.map(lambda c: run_case(base, c), hostile_cases), strict=True)
+            )
         for case in [*cases, *hostile_cases]:
-            got = run_case(base, case)
+            got = hostile_got[case] if case in hostile_got else run_case(base, case)
             methods = got.method or methods
             rows.append(_row(part, case, got))
             if case in hostile_cases:

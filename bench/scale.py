@@ -34,8 +34,8 @@ from bench.scoring import percentile
 from serve import stack
 from testbed import fake_brave, processes
 
-CELL_SECONDS = 7.0  # 15 cells; at 4 threads a replica (~12 searches/s) about 90 searches a cell
-WARMUP_SECONDS = 2.0
+CELL_SECONDS = 6.0  # 15 cells; at 4 threads a replica (~12 searches/s) about 75 searches a cell
+WARMUP_SECONDS = 1.0
 BRAVE_DELAY = 0.3
 BRAVE_PLAN_PER_SECOND = 50  # Brave's Search plan (shared notes, brave-api.md)
 HIGH_BUDGET = 100_000_000  # the reservation runs for every search and never refuses one

@@ -25,7 +25,7 @@ from llmweb.search import SEARXNG_HEADERS
 from testbed.fake_brave import COUNT_PATH
 
 SEED = 12
-SEARCHES = 200
+SEARCHES = 160  # a household's day, replayed one search after another (each miss waits BRAVE_DELAY)
 BRAVE_DELAY = 0.3
 RUNAWAY_BUDGET, RUNAWAY_CLIENTS, RUNAWAY_SEARCHES = 40, 32, 320
 
