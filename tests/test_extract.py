@@ -571,6 +571,29 @@ def test_a_list_of_linked_headlines_inside_an_article_is_left_out() -> None:
     assert SENTENCE.strip() in text  # the article is kept
 
 
+def test_cards_whose_link_holds_their_teaser_paragraph_are_left_out_of_an_article() -> None:
+    # a card is one link around its picture, headline and teaser: the paragraph inside a link
+    # sends the reader to another page (an e-book's download card, a menu's product blurbs)
+    card = (
+        '<a href="/guides/budgets"><div class="card"><img src="/guide.png" alt="">'
+        "<h3>Guide: planning a city budget</h3>"
+        "<p>Discover how to plan a city budget that residents understand, step by step.</p>"
+        "<span>Download</span></div></a>"
+    )
+    text = extract_page(article_with(card)).text
+    assert "Discover how to plan" not in text
+    assert "Guide: planning" not in text
+    assert SENTENCE.strip() in text  # the article is kept
+
+
+def test_a_link_inside_an_articles_paragraph_stays() -> None:
+    inline = (
+        '<p>The plan, <a href="/plan">published on the city website</a>, runs to forty pages and more.</p>'
+    )
+    text = extract_page(article_with(inline)).text
+    assert "published on the city website" in text
+
+
 def test_a_newsletter_sign_up_line_is_left_out() -> None:
     block = "<p>Sign up for our free daily newsletter to get the city's news in your inbox.</p>"
     text = extract_page(article_with(block)).text
