@@ -1361,6 +1361,27 @@ def test_a_listings_cards_leave_out_a_widget_each_repeats_but_keep_their_prices(
     assert "Clear rating" not in text
 
 
+def test_a_listings_cards_leave_out_bare_counts_beside_their_stars_and_swatches() -> None:
+    # a shop's card shows its rating's stars (drawings) with the count of reviews in brackets,
+    # and "+3" beside its colour swatches: counts of nothing a reader of the text can see
+    boots = ("Moab 3 Mid Hiking Boots", "Targhee IV Boots", "Ridge Flex Boots", "Crestone Boots", "Altus Mid")
+    cards = "".join(
+        f'<li class="tile"><a href="/product/{i}">{name}</a><span>${120 + i}.95</span>'
+        f'<span class="stars"><svg viewBox="0 0 5 1"></svg></span><span>({40 + i})</span>'
+        f"<span>+{i + 1}</span></li>"
+        for i, name in enumerate(boots)
+    )
+    intro = (
+        "<p>Boots for long days on rough trails, waterproof and broken in by the first mile of the walk.</p>"
+    )
+    body = f'<h1>Hiking boots</h1>{intro}<ul class="results">{cards}</ul>'
+    text = read_html_page(page(body, title="Hiking boots"), "https://shop.example/c/hiking-boots").text
+    line = next(line for line in text.splitlines() if "Ridge Flex Boots" in line)
+    assert "$122.95" in line
+    assert "(42)" not in line
+    assert "+3" not in line
+
+
 def test_a_listing_split_by_an_advertisement_reads_both_runs_of_cards_as_items() -> None:
     # a topic page's stories in two sections of the same cards, an advertisement between them
     def card(i: int, title: str) -> str:
