@@ -16,6 +16,7 @@ from lxml import etree
 from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.between import restore_between
 from llmweb.fetch.html.extract import ExtractedPage, extract_page, find_bot_challenge, read_html_page
+from llmweb.fetch.html.hidden import drop_screen_reader_text
 from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.sizes import text_size
 
@@ -1382,6 +1383,81 @@ def test_a_listings_cards_leave_out_a_widget_each_repeats_but_keep_their_prices(
     assert "$14.99" in text
     assert "Rate this book" not in text
     assert "Clear rating" not in text
+
+
+def test_a_listings_cards_leave_out_what_they_say_to_screen_readers_beside_their_prices() -> None:
+    # each card tells a screen reader "Regular Price:" before the price it shows; a sighted
+    # reader sees the price alone
+    shirts = ("Crest T-Shirt", "Arrival T-Shirt", "Power T-Shirt", "Legacy Tank", "Vital Seamless T-Shirt")
+    cards = "".join(
+        f'<article class="product-card"><a href="/products/{i}"><h4>{name}</h4></a><p>regular fit</p>'
+        f'<span class="price"><span class="sr-only">Regular Price: </span>${22 + i}</span></article>'
+        for i, name in enumerate(shirts)
+    )
+    intro = (
+        "<p>Tops for lifting and running, cut to move with you and made to last through every session.</p>"
+    )
+    body = f'<h1>T-Shirts &amp; Tops</h1>{intro}<div class="grid">{cards}</div>'
+    text = read_html_page(page(body, title="T-Shirts & Tops"), "https://shop.example/collections/tops").text
+    line = next(line for line in text.splitlines() if "Power T-Shirt" in line)
+    assert "$24" in line
+    assert "Regular Price" not in text
+
+
+def test_a_logos_name_written_for_screen_readers_alone_in_its_link_stays() -> None:
+    # a wall of customers' logos: each link shows a drawing and names it to screen readers only,
+    # as an image's alt text would; a label beside a price the page shows goes
+    logos = "".join(
+        f'<a href="https://{name.lower()}.example"><span class="sr-only">{name}</span>'
+        '<svg viewBox="0 0 10 10"><path d="M0 0h10v10H0z"/></svg></a>'
+        for name in ("Supabase", "Hercules", "Webhound")
+    )
+    price = '<p><span class="visually-hidden">Sale price</span> $19.99</p>'
+    root = lxml.html.fromstring(f"<html><body><main><div>{logos}</div>{price}</main></body></html>")
+    assert drop_screen_reader_text(root)
+    text = " ".join(root.text_content().split())
+    assert all(name in text for name in ("Supabase", "Hercules", "Webhound"))
+    assert "Sale price" not in text
+    assert "$19.99" in text
+
+
+def test_words_for_screen_readers_in_a_menu_stay_and_a_block_of_them_goes() -> None:
+    # the menu goes from every reading whole, its labels with it; a card's block of its product's
+    # data written for screen readers only, several labels and nothing shown, is no name
+    menu = '<nav><a href="/bags">Bags<span class="sr-only">Open submenu</span></a></nav>'
+    data = (
+        '<dl><dt class="sr-only">Product Name</dt><dd class="sr-only">Freeform Carry-On</dd>'
+        '<dt class="sr-only">Product Details</dt><dd class="sr-only">Hard-sided, 22 inches</dd></dl>'
+    )
+    root = lxml.html.fromstring(
+        f"<html><body>{menu}<main><div>{data}<a href='/p/1'>Freeform</a></div></main></body></html>"
+    )
+    assert drop_screen_reader_text(root)
+    text = " ".join(root.text_content().split())
+    assert "Open submenu" in text
+    assert "Product Details" not in text
+    assert "Freeform" in text
+
+
+def test_a_listings_cards_leave_out_bare_counts_beside_their_stars_and_swatches() -> None:
+    # a shop's card shows its rating's stars (drawings) with the count of reviews in brackets,
+    # and "+3" beside its colour swatches: counts of nothing a reader of the text can see
+    boots = ("Moab 3 Mid Hiking Boots", "Targhee IV Boots", "Ridge Flex Boots", "Crestone Boots", "Altus Mid")
+    cards = "".join(
+        f'<li class="tile"><a href="/product/{i}">{name}</a><span>${120 + i}.95</span>'
+        f'<span class="stars"><svg viewBox="0 0 5 1"></svg></span><span>({40 + i})</span>'
+        f"<span>+{i + 1}</span></li>"
+        for i, name in enumerate(boots)
+    )
+    intro = (
+        "<p>Boots for long days on rough trails, waterproof and broken in by the first mile of the walk.</p>"
+    )
+    body = f'<h1>Hiking boots</h1>{intro}<ul class="results">{cards}</ul>'
+    text = read_html_page(page(body, title="Hiking boots"), "https://shop.example/c/hiking-boots").text
+    line = next(line for line in text.splitlines() if "Ridge Flex Boots" in line)
+    assert "$122.95" in line
+    assert "(42)" not in line
+    assert "+3" not in line
 
 
 def test_a_listing_split_by_an_advertisement_reads_both_runs_of_cards_as_items() -> None:

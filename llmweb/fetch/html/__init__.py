@@ -16,7 +16,8 @@
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
 - :mod:`.panels` — an accordion's collapsed panels shown, as a reader who opens them sees them.
 - :mod:`.whole` — a page read whole, its chrome left out: a page trafilatura empties, a landing page.
-- :mod:`.hidden` — the menus and forms a page hides from its reader, left out of a page read whole.
+- :mod:`.hidden` — the menus and forms a page hides from its reader, left out of a page read whole,
+  and the words it writes for screen readers only.
 - :mod:`.streamed` — a streamed page's parts moved from the end of its body to their placeholders.
 - :mod:`.repeats` — passages a reading says again word for word, read once.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.

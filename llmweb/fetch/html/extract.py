@@ -50,7 +50,7 @@ from llmweb.fetch.html.contents import drop_tables_of_contents
 from llmweb.fetch.html.continuation import ElementKeys, add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
-from llmweb.fetch.html.hidden import hidden_chrome
+from llmweb.fetch.html.hidden import drop_screen_reader_text, hidden_chrome
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import Grid, item_grid, write_list
@@ -459,6 +459,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # a box of other threads beside a thread's posts, not a listing (a grid is found on a
         # tenth of pages; finding the posts costs 2 ms on average)
         grid = None
+    if layers.screen_reader and drop_screen_reader_text(root):
+        fired.append("screen_reader")
     if grid is not None:
         plain = copy.deepcopy(root)
         write_list(grid)

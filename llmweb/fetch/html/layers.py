@@ -31,6 +31,7 @@ class Layers:
     second_opinion: bool = True  # jusText's reading when trafilatura's fast reading is short
     joined_opinion: bool = True  # a product's short reading and jusText's that passes over it, joined
     carousels: bool = True  # a main region's lists of priced links left links: other products (.carousels)
+    screen_reader: bool = True  # words for screen readers only dropped, outside the chrome (.hidden)
     item_list: bool = True  # a listing's repeated items read as a list, a line each (.listing)
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)
     thread_json_ld: bool = True  # a thread read post by post from the posts its JSON-LD lists (.posts)

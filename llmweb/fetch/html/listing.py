@@ -17,7 +17,10 @@ when it goes nowhere in every card, a rating widget's "1 of 5 stars" (tuning par
 0.52 -> 0.66, listings 0.7043 -> 0.7063; check part and article set unchanged), and less a
 widget every card repeats word for word, a box of calls to action and the words about using
 them (a rating widget's "Rate this book", "Clear rating"; that book list 0.66 -> 0.78, listings
-0.7063 -> 0.7080; check part and article set unchanged). The grid is:
+0.7063 -> 0.7080; check part and article set unchanged), and less a bare count, a number in
+brackets beside a rating's stars or with a plus beside a product's colour swatches, which counts
+what only the picture shows (WCXB dev's tuning part: 13 pages up, one down, a shop's gold keeping
+its "+8"; collections 0.7042 -> 0.7055). The grid is:
 
 - a run of four or more children of one element with the same tag and class, nearly all
   (:data:`_LINKED_MEMBERS`) holding a link, a dozen characters each on average; or with the
@@ -79,6 +82,7 @@ collections 0.651 -> 0.670); check part: no type changed.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 
 from lxml import etree
@@ -122,6 +126,9 @@ _PARENTS = etree.XPath(
     " or self::aside or self::form or self::select or self::noscript or self::template])]"
 )
 _TEXT = etree.XPath("normalize-space()")
+# a card's count of what it draws: its reviews' beside its stars ("(28)"), its other colours'
+# beside its swatches ("+3"); a count with its words ("1,202 ratings") says what it counts
+_BARE_COUNT = re.compile(r"\(\d[\d,]*\)|\+\d+")
 _UNSEEN = ("script", "style", "noscript", "template")
 
 
@@ -203,7 +210,9 @@ def _write_run(container: HtmlElement, members: list[HtmlElement]) -> None:
         # each text once: a card names its item in its image's caption, its link and its heading,
         # and says "Regular price" to screen readers beside each price
         texts = dict.fromkeys(text for text in (" ".join(t.split()) for t in _VISIBLE_TEXT(member)) if text)
-        line = _SEPARATOR.join(text for text in texts if text not in actions)
+        line = _SEPARATOR.join(
+            text for text in texts if text not in actions and not _BARE_COUNT.fullmatch(text)
+        )
         tail = member.tail
         member.clear()  # its attributes too: a card's class names mean nothing to a list item
         member.tag, member.text, member.tail = "li", line, tail
