@@ -673,6 +673,26 @@ def test_a_section_of_other_stories_after_a_story_that_does_not_declare_itself_a
     assert SENTENCE.strip() in text
 
 
+def test_a_section_of_other_stories_after_a_blog_post_read_as_a_manual_is_left_out() -> None:
+    # a blog post with code whose <main> holds the post's container and, after it, the site's
+    # "More blogs" cards: each a linked headline, its teaser and its date
+    code = "".join(f"<pre><code>SET work_mem = '{i}MB';</code></pre>" for i in (16, 32, 64))
+    cards = "".join(
+        f'<div class="card"><h3><a href="/blog/post-{i}">Postgres meetup number {i} recap</a></h3>'
+        f"<p>{'Engineers from three teams met to compare notes on replication and backups. ' * 2}</p>"
+        f"<span>March {i}, 2026</span></div>"
+        for i in range(1, 4)
+    )
+    body = (
+        f'<main><div class="post"><h1>Tuning work_mem</h1>{PARAGRAPH * 3}{code}{PARAGRAPH * 2}</div>'
+        f'<div class="more"><h2>More blogs</h2>{cards}</div></main>'
+    )
+    read = extract_page(page(body, title="Tuning work_mem"))
+    assert "manual" in read.fired
+    assert "SET work_mem = '32MB';" in read.text and SENTENCE.strip() in read.text
+    assert "meetup" not in read.text and "replication" not in read.text
+
+
 SECTIONS = (
     ("money", "Where the money goes and who decided it"),
     ("parks", "Parks first: what the council chose to fund"),
