@@ -339,6 +339,14 @@ def _thread_beside(grid: Grid, root: HtmlElement, *, declared: bool) -> bool:
     return declared or sum(map(text_size, posts)) > text_size(container)
 
 
+def _grid_within(grid: Grid | None, region: list[HtmlElement]) -> bool:
+    """Whether ``grid``'s container is one of ``region``'s elements or inside one."""
+    if grid is None:
+        return False
+    inside = {grid[0], *grid[0].iterancestors()}
+    return any(main in inside for main in region)
+
+
 def _holds_posts(root: HtmlElement) -> bool:
     body = root.find("body")
     return body is not None and bool(discussion_posts(body))
@@ -411,9 +419,10 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # its main column's carousels and filters came along (WCXB dev's tuning part, 2 product
         # pages: 0.45 read whole, 0.49 through trafilatura)
         manual = False
-    elif manual and item_grid(root) is not None:
-        # a page whose body is a grid of cards is a listing, whatever code it shows: read whole,
-        # its cards' prices, badges and buttons come along, which trafilatura drops. WCXB dev's
+    elif manual and _grid_within(item_grid(root), region):
+        # a page whose main region holds a grid of cards is a listing, whatever code it shows: read
+        # whole, its cards' prices, badges and buttons come along, which trafilatura drops (a grid
+        # beside the region, a column of links to the other pages, is left out of it). WCXB dev's
         # tuning part, its collections, listings and services read whole as if they showed code:
         # the 45 holding a grid lost 0.078 F1 each on average (34 lower; -0.058 and -0.094 on the
         # halves by id parity), the 104 without one 0.023; of its 49 manuals, one holds a grid
