@@ -445,6 +445,17 @@ def test_what_sits_beside_a_manuals_one_article_in_its_main_region_is_left_out()
     assert "Dana" not in read.text and "Recent Posts" not in read.text and "Release notes" not in read.text
 
 
+def test_a_manual_whose_main_region_is_declared_twice_one_inside_the_other_is_read_once() -> None:
+    html = manual("<pre><code>netcfg.lookup('example.org')</code></pre>").replace(
+        '<div class="column">', '<main role="main"><div id="main-content" class="column">', 1
+    )
+    html = html.replace("</div></body>", "</div></main></body>", 1)
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert read.text.count("Looks up `name`") == 1
+    assert read.text.count("netcfg.lookup('example.org')") == 1
+
+
 def test_a_date_a_manual_read_whole_states_about_itself_is_the_pages_date_not_its_text() -> None:
     # a blog post with code: its dateline under the title, a <time>, is its published date
     dateline = '<p class="meta"><time datetime="2025-12-19">Dec 19, 2025</time></p>'
