@@ -424,8 +424,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # whole, its cards' prices, badges and buttons come along, which trafilatura drops (a grid
         # beside the region, a column of links to the other pages, is left out of it). WCXB dev's
         # tuning part, its collections, listings and services read whole as if they showed code:
-        # the 45 holding a grid lost 0.078 F1 each on average (34 lower; -0.058 and -0.094 on the
-        # halves by id parity), the 104 without one 0.023; of its 49 manuals, one holds a grid
+        # the 43 whose region holds a grid lost 0.078 F1 each on average (33 lower; -0.073 and
+        # -0.083 on the halves by id parity), the 106 others 0.015; of its 49 manuals, one holds a grid
         # (an API's reference, its members' cards: 0.991 either way); the check part, in aggregate:
         # 1 page changed, collections 0.7517 -> 0.7530
         manual = False
