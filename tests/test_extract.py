@@ -446,6 +446,17 @@ def test_what_sits_beside_a_manuals_one_article_in_its_main_region_is_left_out()
     assert "Dana" not in read.text and "Recent Posts" not in read.text and "Release notes" not in read.text
 
 
+def test_a_manual_whose_main_region_is_declared_twice_one_inside_the_other_is_read_once() -> None:
+    html = manual("<pre><code>netcfg.lookup('example.org')</code></pre>").replace(
+        '<div class="column">', '<main role="main"><div id="main-content" class="column">', 1
+    )
+    html = html.replace("</div></body>", "</div></main></body>", 1)
+    read = extract_page(html)
+    assert "manual" in read.fired
+    assert read.text.count("Looks up `name`") == 1
+    assert read.text.count("netcfg.lookup('example.org')") == 1
+
+
 def test_a_date_a_manual_read_whole_states_about_itself_is_the_pages_date_not_its_text() -> None:
     # a blog post with code: its dateline under the title, a <time>, is its published date
     dateline = '<p class="meta"><time datetime="2025-12-19">Dec 19, 2025</time></p>'
@@ -695,6 +706,26 @@ def test_a_section_of_other_stories_after_a_story_that_does_not_declare_itself_a
     assert "new terminal" not in text
     assert "new lounges" not in text
     assert SENTENCE.strip() in text
+
+
+def test_a_section_of_other_stories_after_a_blog_post_read_as_a_manual_is_left_out() -> None:
+    # a blog post with code whose <main> holds the post's container and, after it, the site's
+    # "More blogs" cards: each a linked headline, its teaser and its date
+    code = "".join(f"<pre><code>SET work_mem = '{i}MB';</code></pre>" for i in (16, 32, 64))
+    cards = "".join(
+        f'<div class="card"><h3><a href="/blog/post-{i}">Postgres meetup number {i} recap</a></h3>'
+        f"<p>{'Engineers from three teams met to compare notes on replication and backups. ' * 2}</p>"
+        f"<span>March {i}, 2026</span></div>"
+        for i in range(1, 4)
+    )
+    body = (
+        f'<main><div class="post"><h1>Tuning work_mem</h1>{PARAGRAPH * 3}{code}{PARAGRAPH * 2}</div>'
+        f'<div class="more"><h2>More blogs</h2>{cards}</div></main>'
+    )
+    read = extract_page(page(body, title="Tuning work_mem"))
+    assert "manual" in read.fired
+    assert "SET work_mem = '32MB';" in read.text and SENTENCE.strip() in read.text
+    assert "meetup" not in read.text and "replication" not in read.text
 
 
 SECTIONS = (

@@ -30,8 +30,19 @@ _DECLARED_MAIN = etree.XPath("/descendant::*/@role[.='main']/.. | /descendant::*
 
 def declared_main(root: HtmlElement) -> list[HtmlElement]:
     """The regions a page declares as its main content (Sphinx ``role="main"``, rustdoc
-    ``id="main-content"``, Javadoc ``<main role="main">``)."""
-    return list(_DECLARED_MAIN(root))
+    ``id="main-content"``, Javadoc ``<main role="main">``), none inside another.
+
+    A page may declare its main region twice, one inside the other (``<main role="main">``
+    around ``<div id="main-content">``): read whole, each region's text came once for each.
+    WCXB dev's tuning part: 24 of its 998 pages nest declared regions, none of them read as a
+    manual; read whole as if they showed code, the 7 whose text came twice went from 0.65 to 0.98
+    (the 24: 0.844 -> 0.964 and 0.844 -> 0.915 on the halves by id parity, the others as before).
+    """
+    regions = list(_DECLARED_MAIN(root))
+    if len(regions) < 2:
+        return regions
+    declared = set(regions)
+    return [region for region in regions if not any(above in declared for above in region.iterancestors())]
 
 
 _CHROME_TAGS = frozenset(

@@ -24,7 +24,7 @@ cards 0.82 -> 0.99, a health page's disclaimer 0.96 -> 1.00, sources and a discl
 pages that declare an article (extract.py)...
 
 ...but for the section of other stories, which goes on pages that do not declare an article
-too (not on a manual or a thread): a blog or news page without og:type or schema.org markup
+too (and on a manual read whole, not on a thread): a blog or news page without og:type or schema.org markup
 has its cards after the body all the same. There the small blocks beside the body stay
 (``near_blocks=False``): a listing's or a service page's own sections often stand there (with
 them, on WCXB dev's tuning part, a documentation page -0.14 and a collection -0.11). Tuning
