@@ -160,8 +160,8 @@ def _others(
     own = _size(member)
     sizes = [_size(el) for el in others]
     total = sum(sizes)
-    signed = _signed_posts(member, others)
-    if (total < MIN_POST_CHARS * len(others) or total < OTHERS_WEIGHT * own) and not signed:
+    weighty = total >= MIN_POST_CHARS * len(others) and total >= OTHERS_WEIGHT * own
+    if not (weighty or _signed_posts(member, others)):
         return None
     if sum(link_text_size(el) for el in others) > LINK_SHARE * total:
         return None
@@ -169,6 +169,7 @@ def _others(
     theirs = set().union(*(_shingles(_words(el.text_content())[:per_member]) for el in others))
     if not theirs or len(theirs & reading[1]) > MISSING_SHARE * len(theirs):
         return None
+    signed = _signed_posts(member, others)  # looked at once the cheaper tests passed
     root = _message(member, anchor) if signed else _reading_root(member, anchor, reading[0])
     path = path_of(member, root)
     before: list[str] = []
