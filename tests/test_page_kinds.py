@@ -141,6 +141,28 @@ def test_a_thread_of_unmarked_posts_gives_every_reply_not_only_the_first_post() 
     assert -1 not in where and where == sorted(where)
 
 
+def test_a_thread_whose_opening_post_outweighs_its_short_replies_gives_every_reply() -> None:
+    # the replies together are shorter than the first post trafilatura read: each one signed by
+    # its poster and dated says the run is a thread's posts, not a page's like sections; each is
+    # read under its author line, as a marked post is
+    guide = " ".join(f"<p>Step {n}: {POSTS[0][2]}</p>" for n in range(1, 3))
+    replies = [
+        ("jahboater", "Wed Dec 27, 2023 10:00 am", "Moving this to the guides section, thanks for writing it."),
+        ("sgbeal", "Wed Dec 27, 2023 11:04 am", "The second step no longer works on the new firmware, sadly."),
+        ("b.scherer", "Wed Dec 27, 2023 11:14 am", "Thanks for spotting that, I fixed it in the guide today."),
+    ]  # fmt: skip
+    thread = [(*POSTS[0][:2], guide), *replies]
+    posts = "".join(board_post(i, *p) for i, p in enumerate(thread))
+    body = (
+        f'{NAV}<div id="forum"><h2>Turning off all status lights</h2><form id="quickModForm">{posts}'
+        f"</form><p>Started by b.scherer, Sun Dec 17, 2023</p></div>{FOOTER}"
+    )
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://board.example/t/1")
+    where = [read.text.find(f"**{author}** · {when}\n\n{reply}") for author, when, reply in replies]
+    assert "post_run" in read.fired and -1 not in where and where == sorted(where)
+    assert "Posts: 41" not in read.text  # the first reply under its author line, without its poster's box
+
+
 def avatar_post(number: int, author: str, when: str, text: str) -> str:
     """A post as phpBB writes it when no markup declares the thread: the poster's card with an
     avatar and a name linking to one profile, the date, the message quoting a setting as code,

@@ -209,6 +209,36 @@ def discussion_posts(region: HtmlElement) -> list[HtmlElement]:
     return max(runs, key=len, default=[])
 
 
+def signed_and_dated(block: HtmlElement) -> bool:
+    """Whether ``block`` is signed and dated as a post is: it holds a date (a <time>, a year, an
+    age) and a link naming a poster (a name, or a picture beside a link to the same page as one)."""
+    return _dated(block) and poster_link(block) is not None
+
+
+def poster_link(block: HtmlElement) -> HtmlElement | None:
+    """The first link of ``block`` naming its poster, by name (a picture's link is passed over)."""
+    for link in block.iter("a"):
+        if link.get("href") and _name(" ".join(link.text_content().split())):
+            return link
+    return None
+
+
+_SHOWN_DATE_CHARS = 40  # "October 01, 2024, 10:05:34 PM"; longer is a sentence, not a date
+
+
+def shown_date(block: HtmlElement) -> HtmlElement | None:
+    """The element showing the date ``block`` is signed with: its first <time>, else the first
+    element whose own short text is a date."""
+    time = block.find(".//time")
+    if time is not None:
+        return time
+    for el in block.iter():
+        text = (el.text or "").strip() if isinstance(el.tag, str) else ""
+        if text and len(text) <= _SHOWN_DATE_CHARS and _DATED.search(text):
+            return el
+    return None
+
+
 def _names_poster(link: HtmlElement, named: dict[HtmlElement, set[str]]) -> bool:
     """Whether ``link`` names a poster, or shows a picture beside a link naming the same page.
     ``named`` keeps each ancestor's named links' pages: the links of a gallery's container, looked
