@@ -80,7 +80,7 @@ def hidden_chrome(body: HtmlElement) -> list[HtmlElement]:
 # WordPress's "screen-reader-text"; their stylesheets clip it to a pixel
 _SCREEN_READER_CLASSES = ("sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text")
 _SCREEN_READER_TEXT = etree.XPath(
-    "//*[@class and ("
+    "/descendant::*[@class and ("
     + " or ".join(
         f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')" for name in _SCREEN_READER_CLASSES
     )
@@ -120,8 +120,9 @@ def drop_screen_reader_text(root: HtmlElement) -> bool:
     for label in labels:
         box = label.getparent()
         if box is not None:
-            sizes = said.setdefault(box, [SPACED_SIZE(box), -1.0])
-            sizes[1] += SPACED_SIZE(label) + 1
+            if box not in said:  # once a box: a block of many labels is measured once
+                said[box] = [SPACED_SIZE(box), -1.0]
+            said[box][1] += SPACED_SIZE(label) + 1
     dropped = False
     for label in labels:
         box = label.getparent()
