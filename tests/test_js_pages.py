@@ -717,6 +717,34 @@ def test_a_scriptless_placeholder_answers_with_its_description() -> None:
     assert any("description" in note for note in result.notes)
 
 
+SHOP_ITEM = "https://www.shop.example/item/1005010537563439.html"
+SHOP_HEAD = (
+    '<meta property="og:title" content="TarsWorks T-1 80 Mechanical Keyboard Wireless Tri-mode RGB - Shop.example">'
+    '<meta property="og:site_name" content="shop.example">'
+    '<meta property="og:type" content="product">'
+)
+
+
+def test_a_scriptless_item_whose_description_is_the_sites_slogan_is_refused() -> None:
+    # a shop's item page saved without its scripts: all it says of itself is the site's slogan
+    head = (
+        SHOP_HEAD + '<meta property="og:description" content="Smarter Shopping, Better Living! Shop.example">'
+    )
+    body = '<header><h1>Shop.example</h1><form><input placeholder="I\'m shopping for..."></form></header>'
+    with pytest.raises(NeedsJavaScript) as caught:
+        read_html_page(page(head=head, body=body, title=""), SHOP_ITEM)
+    assert caught.value.description is None
+
+
+def test_a_scriptless_placeholder_naming_its_site_and_its_subject_answers_with_its_description() -> None:
+    head = SHOP_HEAD + (
+        '<meta property="og:description" content="A wireless mechanical keyboard in aluminium, '
+        'with hot-swap switches. Shop.example">'
+    )
+    result = read_html_page(page(head=head, body="<h1>Shop.example</h1>", title=""), SHOP_ITEM)
+    assert result.text.startswith("A wireless mechanical keyboard")
+
+
 def test_a_scriptless_page_of_only_chrome_has_no_readable_text() -> None:
     with pytest.raises(NoReadableText):
         read_html_page(page(head="", body=LOGIN + COOKIES + FOOTER), URL)

@@ -75,6 +75,7 @@ from llmweb.fetch.html.metadata import (
     page_description,
     page_title,
     published_date,
+    site_name,
 )
 from llmweb.fetch.html.panels import open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
@@ -104,7 +105,7 @@ from llmweb.fetch.html.whole import (
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
 from llmweb.fetch.javascript.embedded import read_embedded
 from llmweb.fetch.javascript.payloads import SCRIPT_TYPES
-from llmweb.fetch.javascript.shell import judge, subject_share, weigh_visible
+from llmweb.fetch.javascript.shell import is_tagline, judge, subject_share, weigh_visible
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.net.rewrite import github_cli_hint
 
@@ -165,6 +166,8 @@ def read_html_page(
     # more than a millisecond a page): the scripts alone, whose data is read only for a verdict
     scripts = _scripts(root)
     description = page_description(root)
+    # what the page calls itself and its site, to tell its description from the site's tagline
+    names, site = (head_titles(root), site_name(root)) if description else ([], None)
     has_scripts = _has_scripts(root)
     page = _extract(root, html, page_url or url, layers)
     if page.whole_region:  # a region read whole, or a thread's posts: short means a short page
@@ -173,7 +176,12 @@ def read_html_page(
         f"{page.named_heading}\n\n{page.text}" if page.named_heading else page.text, page.title
     )
     embedded = read_embedded(scripts, declared_only=seen.stands)
-    verdict = judge(seen, embedded, has_scripts=has_scripts, description=description, title=page.title)
+    tagline = description is not None and is_tagline(
+        description, [*names, page.title or ""], page_url or url, site
+    )
+    verdict = judge(
+        seen, embedded, has_scripts=has_scripts, description=description, title=page.title, tagline=tagline
+    )
     notes = list(page.notes)
     if embedded.cut:
         notes.append(
@@ -223,7 +231,7 @@ def read_html_page(
         _javascript_message(url, chrome=verdict.kind == "chrome"),
         url,
         title=page.title,
-        description=description,
+        description=None if tagline else description,  # a site's slogan is not the page's words
     )
 
 

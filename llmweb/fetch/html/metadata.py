@@ -65,6 +65,19 @@ def head_titles(root: HtmlElement) -> list[str]:
     return [name for name in names if name]
 
 
+_SITE_METAS = ("og:site_name", "application-name")
+
+
+def site_name(root: HtmlElement) -> str | None:
+    """The name the page gives its site (Open Graph's site_name, the web app's name), or None."""
+    for meta in root.iterfind(".//head/meta[@content]"):
+        if (meta.get("property") or meta.get("name") or "").lower() in _SITE_METAS:
+            name = _head_line(meta.get("content") or "")
+            if name:
+                return name
+    return None
+
+
 # schema.org's Article and the types under it that news and blog pages use
 _ARTICLE_TYPE = re.compile(
     r'"@type"\s*:\s*\[?\s*"(?:News|Blog|Scholarly|Tech|Analysis|Opinion|Report|Review|Satirical)?'
