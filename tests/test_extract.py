@@ -1031,6 +1031,35 @@ def test_a_box_of_prose_between_an_articles_paragraphs_is_kept() -> None:
     )
 
 
+def guide_with_cards_after(cards: int, paragraphs: int) -> str:
+    """The text of an article whose ``paragraphs`` paragraphs stand above a box its class names
+    a footer, holding ``cards`` restaurant cards of prose."""
+    intro = "".join(
+        f"<p>Guide paragraph {n}: the inspectors visited the city this autumn, and these are the "
+        f"places they named. {SENTENCE}</p>"
+        for n in range(paragraphs)
+    )
+    venues = "".join(
+        f'<div class="venue"><h3>Restaurant {n}</h3><div class="venue-excerpt"><p>Card {n}: the chef '
+        "cooks a tasting menu of twelve courses from the market, served at a counter of ten seats. "
+        "Book a month ahead for a table on a weekend, when the wait is longest.</p></div></div>"
+        for n in range(cards)
+    )
+    body = (
+        f'<div class="page"><div class="page-body">{intro}</div>'
+        f'<div class="page-footer"><div class="venues">{venues}</div></div></div>'
+    )
+    return extract_page(page(body, '<meta property="og:type" content="article">')).text
+
+
+def test_a_box_of_prose_after_a_short_lead_in_longer_than_it_is_kept() -> None:
+    # a restaurant guide's cards, in a box its class names a footer, which trafilatura drops as
+    # furniture: the two paragraphs it kept were the guide's lead-in to them
+    text = guide_with_cards_after(cards=6, paragraphs=2)
+    assert all(f"Card {n}: the chef cooks" in text for n in range(6))
+    assert text.index("Guide paragraph 1:") < text.index("Card 0:")
+
+
 def test_a_slider_of_prose_after_a_named_heading_between_paragraphs_is_kept() -> None:
     # a page builder's column beside the kept paragraphs: its heading's widget is named
     # furniture first, and the slider of testimonials after it, which trafilatura drops for
