@@ -1005,6 +1005,73 @@ def test_only_a_section_body_named_furniture_is_put_back(box_class: str, put_bac
         assert reading[2].text == offer
 
 
+CODELABS = [
+    (
+        "Hello, world!",
+        "Follow this introductory codelab to create your first app, step by step, on your own machine.",
+    ),
+    (
+        "Build for every screen",
+        "Build an app that works on phones, tablets and foldables, and learn how layouts adapt.",
+    ),
+    (
+        "Test your app",
+        "Write the unit and interface tests that keep an app working as it grows, one screen at a time.",
+    ),
+]
+
+
+def test_the_text_divs_under_a_landing_pages_kept_card_headings_are_put_back() -> None:
+    # each card: a heading over a <div> of text, no <p>; trafilatura reads a <div>'s text only on
+    # a page with little <p> text, and this page's intro and closing are paragraphs
+    cards = "".join(
+        f'<div class="item"><div class="body"><h3>{title}</h3><div class="description">{blurb}</div>'
+        '<div class="actions"><a class="button" href="/codelab">Start codelab</a></div></div></div>'
+        for title, blurb in CODELABS
+    )
+    prose = (
+        "<p>Complete a codelab or dive deep into a training course for an overview of the key topics of "
+        "app development, from the first screen to the store, on every kind of device there is.</p>"
+        "<p>Each codelab takes under an hour and ends with an app you can run, change and keep building on "
+        "with the next one, and the course puts them in the order most people find easiest.</p>"
+        "<p>When you are done, the guides go deeper into each part of an app: its architecture, its data "
+        "and its interface, with samples you can open, read and run for every one of them.</p>"
+    )
+    body = (
+        f'<main><h1>Get started</h1>{prose}<section class="row">{cards}</section>'
+        f"<h2>Assemble your toolkit</h2>{prose.replace('codelab', 'tool')}</main>"
+    )
+    text = extract_page(page(body, title="Get started")).text
+    assert (
+        text.index("### Hello, world!")
+        < text.index(CODELABS[0][1])
+        < text.index("### Build for every screen")
+        < text.index(CODELABS[1][1])
+        < text.index("### Test your app")
+        < text.index(CODELABS[2][1])
+        < text.index("## Assemble your toolkit")
+    )
+
+
+@pytest.mark.parametrize(("card", "put_back"), [("sibling", 1), ("cousin", 0)])
+def test_only_a_text_div_beside_its_heading_is_put_back(card: str, put_back: int) -> None:
+    # a <div> of text under a heading's wrapper is another block's (a related story's blurb in
+    # its card, a review in a popover under its title), not the section's body
+    title, blurb = CODELABS[0]
+    heading = f"<h3>{title}</h3>" if card == "sibling" else f'<div class="heading"><h3>{title}</h3></div>'
+    root = lxml.html.document_fromstring(
+        f'<html><body><main><div class="card">{heading}<div class="description">{blurb}</div></div>'
+        "<h3>Build for every screen</h3></main></body></html>"
+    )
+    reading = etree.Element("body")
+    for text in (title, "Build for every screen"):
+        etree.SubElement(reading, "head", rend="h3").text = text
+    assert restore_section_bodies(root, reading) == put_back
+    if put_back:
+        assert [child.tag for child in reading] == ["head", "p", "head"]
+        assert reading[1].text == blurb
+
+
 def between_paragraphs(box: str, lead: str, words: str, holder: str) -> str:
     """The text of an article whose ``holder`` div holds four paragraphs ("``lead`` n: ``words``
     …") and ``box`` after the second."""

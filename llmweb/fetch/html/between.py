@@ -128,8 +128,9 @@ def dropped(
     fields: dict[HtmlElement, bool],
     keys: ElementKeys,
 ) -> bool:
-    """Whether ``block`` (a heading, a list, a paragraph) is text the reading lacks, shown,
-    outside the page's chrome, not links; a heading or a paragraph of HEADING_MIN_WORDS or more.
+    """Whether ``block`` (a heading, a list, a paragraph or a ``<div>`` of text read as one) is
+    text the reading lacks, shown, outside the page's chrome, not links; a heading or a paragraph
+    of HEADING_MIN_WORDS or more.
     Shown: not within an element hidden that does not hold the kept paragraph ``before`` too (a
     streamed page's text waits in a ``<div hidden>``, which trafilatura reads, as it was read).
     ``fields`` remembers which ancestors hold a form's fields: the blocks of one container share
@@ -141,7 +142,7 @@ def dropped(
     linked = sum(len(link.text_content()) for link in block.iter("a"))
     if linked >= LINKED_SHARE * chars:
         return False
-    if block.tag in _BLOCK_TAGS[:5] or block.tag == "p":  # a single word is a label ("Spotlight")
+    if block.tag in _BLOCK_TAGS[:5] or block.tag in ("p", "div"):  # a single word is a label ("Spotlight")
         return len(block.text_content().split()) >= HEADING_MIN_WORDS
     # a menu of single words (a footer's, a post's buttons) is not a list of the text's, nor one
     # of other pages, a link in each item (a blog's latest posts)…
