@@ -50,7 +50,7 @@ from llmweb.fetch.html.contents import drop_tables_of_contents
 from llmweb.fetch.html.continuation import ElementKeys, add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs
 from llmweb.fetch.html.forms import open_quiet_forms
-from llmweb.fetch.html.hidden import drop_screen_reader_text, hidden_chrome
+from llmweb.fetch.html.hidden import drop_screen_reader_text, hidden_chrome, may_hold_screen_reader_text
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
 from llmweb.fetch.html.listing import Grid, item_grid, write_list
@@ -105,7 +105,7 @@ from llmweb.fetch.html.whole import (
 from llmweb.fetch.html.workload import check_html_workload, check_tree_workload
 from llmweb.fetch.javascript.embedded import read_embedded
 from llmweb.fetch.javascript.payloads import SCRIPT_TYPES
-from llmweb.fetch.javascript.shell import is_tagline, judge, subject_share, weigh_visible
+from llmweb.fetch.javascript.shell import Verdict, is_tagline, judge, subject_share, weigh_visible
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 from llmweb.fetch.net.rewrite import github_cli_hint
 
@@ -176,12 +176,15 @@ def read_html_page(
         f"{page.named_heading}\n\n{page.text}" if page.named_heading else page.text, page.title
     )
     embedded = read_embedded(scripts, declared_only=seen.stands)
-    tagline = description is not None and is_tagline(
-        description, [*names, page.title or ""], page_url or url, site
-    )
-    verdict = judge(
-        seen, embedded, has_scripts=has_scripts, description=description, title=page.title, tagline=tagline
-    )
+
+    def tagline() -> bool:  # asked only where the description would stand for the page
+        return description is not None and is_tagline(
+            description, [*names, page.title or ""], page_url or url, site
+        )
+
+    verdict = judge(seen, embedded, has_scripts=has_scripts, description=description, title=page.title)
+    if verdict.kind == "description" and tagline():
+        verdict = Verdict("shell")  # the site's slogan says nothing of the page: a shell (.shell.is_tagline)
     notes = list(page.notes)
     if embedded.cut:
         notes.append(
@@ -231,7 +234,7 @@ def read_html_page(
         _javascript_message(url, chrome=verdict.kind == "chrome"),
         url,
         title=page.title,
-        description=None if tagline else description,  # a site's slogan is not the page's words
+        description=None if tagline() else description,  # a site's slogan is not the page's words
     )
 
 
@@ -347,14 +350,6 @@ def _thread_beside(grid: Grid, root: HtmlElement, *, declared: bool) -> bool:
     return declared or sum(map(text_size, posts)) > text_size(container)
 
 
-def _grid_within(grid: Grid | None, region: list[HtmlElement]) -> bool:
-    """Whether ``grid``'s container is one of ``region``'s elements or inside one."""
-    if grid is None:
-        return False
-    inside = {grid[0], *grid[0].iterancestors()}
-    return any(main in inside for main in region)
-
-
 def _holds_posts(root: HtmlElement) -> bool:
     body = root.find("body")
     return body is not None and bool(discussion_posts(body))
@@ -434,16 +429,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # its main column's carousels and filters came along (WCXB dev's tuning part, 2 product
         # pages: 0.45 read whole, 0.49 through trafilatura)
         manual = False
-    elif manual and _grid_within(item_grid(root), region):
-        # a page whose main region holds a grid of cards is a listing, whatever code it shows: read
-        # whole, its cards' prices, badges and buttons come along, which trafilatura drops (a grid
-        # beside the region, a column of links to the other pages, is left out of it). WCXB dev's
-        # tuning part, its collections, listings and services read whole as if they showed code:
-        # the 43 whose region holds a grid lost 0.078 F1 each on average (33 lower; -0.073 and
-        # -0.083 on the halves by id parity), the 106 others 0.015; of its 49 manuals, one holds a grid
-        # (an API's reference, its members' cards: 0.991 either way); the check part, in aggregate:
-        # 1 page changed, collections 0.7517 -> 0.7530
-        manual = False
+    # Measured, not kept: a page whose main region holds a grid of cards (listing.item_grid) not read
+    # whole, whatever code it shows (branch i22doc3): WCXB dev's tuning part, its collections,
+    # listings and services read whole as if they showed code, the 43 whose region holds a grid lost
+    # 0.078 F1 each; but of the tuning part's 49 manuals none changed, the check part's collections
+    # 0.7517 -> 0.7530 (one page), and the grid's search on every manual cost 0.47 ms a page on average.
     if manual and not layers.manual:
         manual = False
     elif manual:
@@ -496,7 +486,14 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         # a box of other threads beside a thread's posts, not a listing (a grid is found on a
         # tenth of pages; finding the posts costs 2 ms on average)
         grid = None
-    if layers.screen_reader and drop_screen_reader_text(root):
+    # not on an article: its words for screen readers are a share button's name, and no article
+    # of WCXB dev read differently without them (tuning or check), for 1.3 ms of search a page
+    if (
+        layers.screen_reader
+        and not article
+        and may_hold_screen_reader_text(html)
+        and drop_screen_reader_text(root)
+    ):
         fired.append("screen_reader")
     if grid is not None:
         plain = copy.deepcopy(root)

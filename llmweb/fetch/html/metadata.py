@@ -47,7 +47,7 @@ def page_title(root: HtmlElement) -> str | None:
         title = _one_line("".join(_SHOWN_TEXT(headings[0])))
         if title:
             return title
-    for meta in root.iterfind(".//head/meta[@content]"):
+    for meta in _head_metas(root):
         name = (meta.get("property") or meta.get("name") or "").lower()
         if name in _TITLE_METAS:
             title = _head_line(meta.get("content") or "")
@@ -56,10 +56,23 @@ def page_title(root: HtmlElement) -> str | None:
     return _head_line(root.findtext(".//title") or "") or None
 
 
+def _head(root: HtmlElement) -> HtmlElement | None:
+    """The page's <head>: the root's child, found without a walk of the whole tree."""
+    if root.tag == "head":
+        return root
+    head = root.find("head")
+    return head if head is not None else root.find(".//head")
+
+
+def _head_metas(root: HtmlElement) -> list[HtmlElement]:
+    head = _head(root)
+    return [] if head is None else head.findall("meta[@content]")
+
+
 def head_titles(root: HtmlElement) -> list[str]:
     """The names the page's head gives it: its <title> and its social cards' titles."""
     names = [_head_line(root.findtext(".//title") or "")]
-    for meta in root.iterfind(".//head/meta[@content]"):
+    for meta in _head_metas(root):
         if (meta.get("property") or meta.get("name") or "").lower() in _TITLE_METAS:
             names.append(_head_line(meta.get("content") or ""))
     return [name for name in names if name]
@@ -70,7 +83,7 @@ _SITE_METAS = ("og:site_name", "application-name")
 
 def site_name(root: HtmlElement) -> str | None:
     """The name the page gives its site (Open Graph's site_name, the web app's name), or None."""
-    for meta in root.iterfind(".//head/meta[@content]"):
+    for meta in _head_metas(root):
         if (meta.get("property") or meta.get("name") or "").lower() in _SITE_METAS:
             name = _head_line(meta.get("content") or "")
             if name:

@@ -79,11 +79,11 @@ def judge(
     has_scripts: bool,
     description: str | None,
     title: str | None = None,
-    tagline: bool = False,
 ) -> Verdict:
     """Which text stands for the page: see the module's docstring. ``seen`` is
-    :func:`weigh_visible`'s reading of the visible text, with the same title; ``tagline``: the
-    description is the site's, not the page's (:func:`is_tagline`)."""
+    :func:`weigh_visible`'s reading of the visible text, with the same title. A "description"
+    verdict whose description is the site's tagline (:func:`is_tagline`, asked by the caller
+    only then: it reads the page's head) is a shell."""
     visible, real, share, stands, normal = seen
     blocks = [replace(b, text=without_chrome(b.text)) for b in embedded.blocks if b.declared or not stands]
     blocks = [b for b in blocks if b.text.strip()]
@@ -156,9 +156,8 @@ def judge(
             # a page without text of its own, or with a scrap its description outsays: a thread
             # saved without its posts, which come by script, keeps its site's menu bar ("esk8.news
             # esk8 calc donate now"; WCXB dev's tuning part, 1 forum thread: F1 0.003 -> 0.275,
-            # and no other page changed, nor with the scrap a third of the description's length);
-            # a description that is the site's tagline says nothing of the page: a shell
-            return Verdict("shell") if tagline else Verdict("description", description)
+            # and no other page changed, nor with the scrap a third of the description's length)
+            return Verdict("description", description)
         if real:
             return Verdict("visible", visible)  # a page that is simply short
         return Verdict("chrome" if visible.strip() else "empty")
