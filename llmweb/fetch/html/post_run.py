@@ -161,15 +161,21 @@ def _others(
     sizes = [_size(el) for el in others]
     total = sum(sizes)
     weighty = total >= MIN_POST_CHARS * len(others) and total >= OTHERS_WEIGHT * own
-    if not (weighty or _signed_posts(member, others)):
-        return None
+    signed = (
+        None  # the posts' signatures, looked at where the weights fall short or once the tests below pass
+    )
+    if not weighty:
+        signed = _signed_posts(member, others)
+        if not signed:
+            return None
     if sum(link_text_size(el) for el in others) > LINK_SHARE * total:
         return None
     per_member = _MAX_COMPARED_WORDS // len(others)
     theirs = set().union(*(_shingles(_words(el.text_content())[:per_member]) for el in others))
     if not theirs or len(theirs & reading[1]) > MISSING_SHARE * len(theirs):
         return None
-    signed = _signed_posts(member, others)  # looked at once the cheaper tests passed
+    if signed is None:
+        signed = _signed_posts(member, others)
     root = _message(member, anchor) if signed else _reading_root(member, anchor, reading[0])
     path = path_of(member, root)
     before: list[str] = []
