@@ -2292,3 +2292,19 @@ def test_an_offers_terms_said_again_under_each_offer_are_kept() -> None:
     text = read_html_page(page(body, title="Vacation offers and deals"), "https://travel.example/offers").text
     assert text.count("nor applied to bookings made by travel agents") == 3
     assert text.count("The offer has no cash value") == 3
+
+
+def test_a_faq_pages_questions_do_not_declare_a_thread() -> None:
+    # a shop's or a service's FAQ declares its questions and answers inside a FAQPage: a section
+    # of the page, not a discussion; a Q&A page or a forum's posting declared beside one still is
+    faq = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": "Is it dishwasher safe?",
+             "acceptedAnswer": {"@type": "Answer", "text": "Yes, on the top rack."}},
+        ],
+    }  # fmt: skip
+    assert not declares_thread(json_ld(faq))
+    assert declares_thread(json_ld(faq) + json_ld({"@type": "QAPage", "mainEntity": {"@type": "Question"}}))
+    assert declares_thread(json_ld(faq) + '<article itemtype="https://schema.org/DiscussionForumPosting">')
