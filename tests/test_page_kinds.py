@@ -2308,3 +2308,31 @@ def test_a_faq_pages_questions_do_not_declare_a_thread() -> None:
     assert not declares_thread(json_ld(faq))
     assert declares_thread(json_ld(faq) + json_ld({"@type": "QAPage", "mainEntity": {"@type": "Question"}}))
     assert declares_thread(json_ld(faq) + '<article itemtype="https://schema.org/DiscussionForumPosting">')
+
+
+def test_a_review_widgets_reviews_marked_by_their_data_attributes_are_left_out() -> None:
+    # a review widget whose classes say "rev" marks each review with its data attributes
+    # (data-review-id); the page's FAQ, declared as a FAQPage, does not make its reviews a thread
+    faq = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": "Does the whistle come off?",
+             "acceptedAnswer": {"@type": "Answer", "text": "Yes: lift it off to boil quietly."}},
+        ],
+    }  # fmt: skip
+    reviews = "".join(
+        f'<div class="wdg-rev" data-review-id="r{i}" data-verified-buyer="true"><div class="wdg-rev__header">'
+        f'<span class="wdg-rev__rating" aria-label="5 star review" role="img"></span>'
+        f'<span class="wdg-rev__author">{who}</span></div><div class="wdg-rev__body"><p>{said}</p></div></div>'
+        for i, (who, said) in enumerate(KETTLE_REVIEWS)
+    )
+    body = (
+        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
+        f"<p>{KETTLE_DESCRIPTION}</p><h2>Does the whistle come off?</h2><p>Yes: lift it off to boil quietly.</p>"
+        f"<h2>Customer reviews</h2><div class='wdg-rev-widg__reviews'>{reviews}</div></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(faq), title="Whistling stainless steel kettle 2.5 l | Example Kitchen")
+    text = read_html_page(html, "https://kitchen.example/kettle").text
+    assert "$48.00" in text and "five-year guarantee" in text
+    assert not any(said[:40] in text for _, said in KETTLE_REVIEWS)

@@ -88,7 +88,7 @@ from llmweb.fetch.html.repeats import (
     without_repeats,
     words,
 )
-from llmweb.fetch.html.reviews import drop_reviews, may_hold_reviews
+from llmweb.fetch.html.reviews import drop_reviews, marks_reviews_in_data, may_hold_reviews
 from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.sizes import text_size
 from llmweb.fetch.html.streamed import may_hold_streamed_parts, place_streamed_parts
@@ -509,11 +509,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         not (posts or manual or article or declared_thread)
         and layers.reviews
         and may_hold_reviews(html)
-        and drop_reviews(root)
+        and drop_reviews(root, data_marked=marks_reviews_in_data(html))
     ):
         fired.append("reviews")
         if plain is not None:
-            drop_reviews(plain)
+            drop_reviews(plain, data_marked=marks_reviews_in_data(html))
     if not (posts or manual) and layers.panels and open_panels(root):
         fired.append("panels")
         if plain is not None:
