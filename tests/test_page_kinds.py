@@ -2336,3 +2336,33 @@ def test_a_review_widgets_reviews_marked_by_their_data_attributes_are_left_out()
     text = read_html_page(html, "https://kitchen.example/kettle").text
     assert "$48.00" in text and "five-year guarantee" in text
     assert not any(said[:40] in text for _, said in KETTLE_REVIEWS)
+
+
+def test_a_product_page_trafilatura_flattens_whole_is_read_by_its_paragraphs() -> None:
+    # a marketplace's item page written in <div>s and <span>s, no paragraph, no main region:
+    # trafilatura finds no main text and gives the body's text as one paragraph, its menu and its
+    # rails of other items with the item's description; jusText's paragraphs are the item's
+    menu = "".join(
+        f'<div class="menu-item"><a href="/b/{n}"><span>{n}</span></a></div>'
+        for n in ("Motors", "Parts and accessories", "Clothing", "Collectibles", "Sporting goods", "Toys")
+    )
+    rail = "".join(
+        f'<div class="card"><a href="/itm/{i}"><span>{name}</span></a><div><span>${price}</span></div></div>'
+        for i, (name, price) in enumerate(
+            (
+                ("Enamel camping kettle 1 l", "19.99"),
+                ("Copper tea kettle", "64.00"),
+                ("Glass kettle", "27.50"),
+            )
+        )
+    )
+    item = (
+        "<div class='item'><div><span>Whistling stainless steel kettle 2.5 l</span></div>"
+        "<div><span>US $48.00</span></div>"
+        f"<div class='desc'><span>{KETTLE_DESCRIPTION}</span></div></div>"
+    )
+    body = f"<div class='header'>{menu}</div>{item}<div class='rail'><span>Similar items</span>{rail}</div>"
+    html = page(body, head=json_ld(TRAIL_RUNNER_OFFER | {"name": "Whistling stainless steel kettle 2.5 l"}))
+    read = read_html_page(html, "https://market.example/itm/1")
+    assert "five-year guarantee" in read.text
+    assert "Copper tea kettle" not in read.text and "Sporting goods" not in read.text
