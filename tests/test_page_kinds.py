@@ -2306,3 +2306,77 @@ def test_an_offers_terms_said_again_under_each_offer_are_kept() -> None:
     text = read_html_page(page(body, title="Vacation offers and deals"), "https://travel.example/offers").text
     assert text.count("nor applied to bookings made by travel agents") == 3
     assert text.count("The offer has no cash value") == 3
+
+
+def test_a_faq_pages_questions_do_not_declare_a_thread() -> None:
+    # a shop's or a service's FAQ declares its questions and answers inside a FAQPage: a section
+    # of the page, not a discussion; a Q&A page or a forum's posting declared beside one still is
+    faq = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": "Is it dishwasher safe?",
+             "acceptedAnswer": {"@type": "Answer", "text": "Yes, on the top rack."}},
+        ],
+    }  # fmt: skip
+    assert not declares_thread(json_ld(faq))
+    assert declares_thread(json_ld(faq) + json_ld({"@type": "QAPage", "mainEntity": {"@type": "Question"}}))
+    assert declares_thread(json_ld(faq) + '<article itemtype="https://schema.org/DiscussionForumPosting">')
+
+
+def test_a_review_widgets_reviews_marked_by_their_data_attributes_are_left_out() -> None:
+    # a review widget whose classes say "rev" marks each review with its data attributes
+    # (data-review-id); the page's FAQ, declared as a FAQPage, does not make its reviews a thread
+    faq = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": "Does the whistle come off?",
+             "acceptedAnswer": {"@type": "Answer", "text": "Yes: lift it off to boil quietly."}},
+        ],
+    }  # fmt: skip
+    reviews = "".join(
+        f'<div class="wdg-rev" data-review-id="r{i}" data-verified-buyer="true"><div class="wdg-rev__header">'
+        f'<span class="wdg-rev__rating" aria-label="5 star review" role="img"></span>'
+        f'<span class="wdg-rev__author">{who}</span></div><div class="wdg-rev__body"><p>{said}</p></div></div>'
+        for i, (who, said) in enumerate(KETTLE_REVIEWS)
+    )
+    body = (
+        f"{NAV}<main><h1>Whistling stainless steel kettle 2.5 l</h1><p class='price'>$48.00</p>"
+        f"<p>{KETTLE_DESCRIPTION}</p><h2>Does the whistle come off?</h2><p>Yes: lift it off to boil quietly.</p>"
+        f"<h2>Customer reviews</h2><div class='wdg-rev-widg__reviews'>{reviews}</div></main>{FOOTER}"
+    )
+    html = page(body, head=json_ld(faq), title="Whistling stainless steel kettle 2.5 l | Example Kitchen")
+    text = read_html_page(html, "https://kitchen.example/kettle").text
+    assert "$48.00" in text and "five-year guarantee" in text
+    assert not any(said[:40] in text for _, said in KETTLE_REVIEWS)
+
+
+def test_a_product_page_trafilatura_flattens_whole_is_read_by_its_paragraphs() -> None:
+    # a marketplace's item page written in <div>s and <span>s, no paragraph, no main region:
+    # trafilatura finds no main text and gives the body's text as one paragraph, its menu and its
+    # rails of other items with the item's description; jusText's paragraphs are the item's
+    menu = "".join(
+        f'<div class="menu-item"><a href="/b/{n}"><span>{n}</span></a></div>'
+        for n in ("Motors", "Parts and accessories", "Clothing", "Collectibles", "Sporting goods", "Toys")
+    )
+    rail = "".join(
+        f'<div class="card"><a href="/itm/{i}"><span>{name}</span></a><div><span>${price}</span></div></div>'
+        for i, (name, price) in enumerate(
+            (
+                ("Enamel camping kettle 1 l", "19.99"),
+                ("Copper tea kettle", "64.00"),
+                ("Glass kettle", "27.50"),
+            )
+        )
+    )
+    item = (
+        "<div class='item'><div><span>Whistling stainless steel kettle 2.5 l</span></div>"
+        "<div><span>US $48.00</span></div>"
+        f"<div class='desc'><span>{KETTLE_DESCRIPTION}</span></div></div>"
+    )
+    body = f"<div class='header'>{menu}</div>{item}<div class='rail'><span>Similar items</span>{rail}</div>"
+    html = page(body, head=json_ld(TRAIL_RUNNER_OFFER | {"name": "Whistling stainless steel kettle 2.5 l"}))
+    read = read_html_page(html, "https://market.example/itm/1")
+    assert "five-year guarantee" in read.text
+    assert "Copper tea kettle" not in read.text and "Sporting goods" not in read.text
