@@ -1056,6 +1056,32 @@ def test_a_shops_grid_whose_cards_say_more_beside_their_links_gives_each_product
     )
 
 
+def test_a_shops_grid_loses_the_count_sort_order_and_filter_chips_above_it() -> None:
+    # above the cards, the grid's toolbar: how many products, the order they are sorted in, the
+    # view switch and the filters chosen, each a short block of its own
+    cards = "".join(
+        f'<li class="product"><a href="/product/{i}"><img src="/i/{i}.jpg" alt=""><span>Lumen Co</span>'
+        f"<span>{name}</span></a><div>{price}</div><div>({i + 20}) {i + 20} reviews with an average "
+        f"rating of 4.{i} out of 5 stars</div><dl><dt>Max Light:</dt><dd>{300 + i} lumens</dd>"
+        f"<dt>Weight With Batteries:</dt><dd>{weight}</dd></dl></li>"
+        for i, (name, price, weight) in enumerate(HEADLAMPS)
+    )
+    toolbar = (
+        "<div class='summary'><p>Products (52)</p><p>Sort: Best Match</p><p>View:</p>"
+        "<p>Rechargeable</p></div>"
+    )
+    body = in_main(
+        "Headlamps",
+        "Light the trail ahead with a headlamp for running, camping and climbing.",
+        f"{toolbar}<ul class='grid'>{cards}</ul>",
+    )
+    html = page(body, title="Headlamps | Example Outfitters")
+    text = read_html_page(html, "https://outfitters.example/c/headlamps").text
+    assert "Sort: Best Match" not in text and "Products (52)" not in text and "View:" not in text
+    assert "Light the trail ahead" in text
+    assert all(name in text and price in text for name, price, _ in HEADLAMPS)
+
+
 POSTCARDS = [
     ("Vintage postcard of the harbour at Dubrovnik, 1930s", "$12.50", "Free shipping"),
     ("Hand-coloured view of Lake Bled with the island church", "$18.00", "+$4.00 shipping"),

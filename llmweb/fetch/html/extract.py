@@ -53,7 +53,7 @@ from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import drop_screen_reader_text, hidden_chrome, may_hold_screen_reader_text
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
-from llmweb.fetch.html.listing import Grid, item_grid, write_list
+from llmweb.fetch.html.listing import Grid, item_grid, without_toolbar, write_list
 from llmweb.fetch.html.loose import wrap_loose_text
 from llmweb.fetch.html.manual import (
     declared_main,
@@ -704,6 +704,11 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
             # from its main heading on only now: the test weighs the whole landing text
             text = "\n\n".join(from_main_heading(landing.split("\n\n")))
             fired = [layer for layer in fired if layer != "post_run"] + ["landing"]
+    if layers.toolbar and "item_list" in fired:
+        bare = without_toolbar(text)
+        if bare != text:
+            text = bare
+            fired.append("toolbar")
     named_heading = ""
     if layers.title_heading and (article or not (documentation or manual)):
         headless = (
