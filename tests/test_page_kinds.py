@@ -205,6 +205,29 @@ def test_a_thread_whose_posts_quote_code_loses_its_posters_cards() -> None:
     assert all(author in read.text for author, _, _ in POSTS)  # the name is the card's, and stays
 
 
+SIGNATURES = (
+    "Currently playing: Tales of Hearts R, Dragon Quest Treasures",
+    "Pi 4 8GB, Bookworm 64-bit, NVMe boot",
+)
+
+
+def test_a_thread_without_markup_loses_its_posters_signatures() -> None:
+    # phpBB's shape: each poster's signature in its block under the message, not the post
+    posts = "".join(
+        forum_post(i, *p).replace(
+            "</div></div></div></div>",
+            f'</div><div id="sig{i}" class="signature">{SIGNATURES[i % 2]}</div></div></div></div>',
+        )
+        for i, p in enumerate(POSTS)
+    )
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{posts}</div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1")
+    assert "signatures" in read.fired
+    assert not any(signature in read.text for signature in SIGNATURES)
+    where = [read.text.find(post[:60]) for _, _, post in POSTS]
+    assert -1 not in where and where == sorted(where)
+
+
 def signed_post(number: int, author: str, when: str, text: str) -> str:
     """A post as XenForo writes it: the poster's avatar and name linking to one profile, a
     <time>, the message."""
