@@ -455,6 +455,19 @@ def test_a_quote_of_something_else_than_the_thread_stays_in_the_reply() -> None:
     assert manual in text
 
 
+def test_a_quotes_expand_control_is_not_read_as_the_replys_text() -> None:
+    # XenForo's "Click to expand..." under a quote: a link to nowhere that calls itself a button
+    quote = (
+        f'<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">{POSTS[0][0]} said:'
+        '</div><div class="bbCodeBlock-content"><div class="bbCodeBlock-expandContent">Do you maybe know why?'
+        '</div><div class="bbCodeBlock-expandLink"><a role="button" tabindex="0">Click to expand...</a></div>'
+        "</div></blockquote>"
+    )
+    text = read_html_page(marked_thread(quote=quote), "https://forum.example/threads/lights.1/").text
+    assert "Do you maybe know why?" in text and POSTS[3][2] in text
+    assert "Click to expand" not in text
+
+
 def test_a_quote_a_reply_writes_as_an_aside_stays_in_the_reply() -> None:
     # Discourse's shape: a quote of another topic, an <aside> around a <blockquote>
     quoted = (
