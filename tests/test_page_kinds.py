@@ -435,6 +435,18 @@ def test_a_posts_date_given_as_a_timestamp_is_written_as_the_page_shows_it() -> 
     assert author_lines_in(text) == [(author, when) for author, when, _ in POSTS]
 
 
+def test_a_posts_date_a_second_off_the_shown_one_is_written_as_the_page_shows_it() -> None:
+    # the date property's fraction of a second cut (10:00:00), the <time> beside it rounded up (10:00:01)
+    thread = re.sub(
+        r'<time class="u-dt" itemprop="datePublished" datetime="2023-12-2(\d)T10:00:00\+0000">',
+        r'<meta itemprop="datePublished" content="2023-12-2\1T10:00:00Z">'
+        r'<time class="u-dt" datetime="2023-12-2\1T10:00:01Z">',
+        marked_thread(),
+    )
+    text = read_html_page(thread, "https://forum.example/threads/lights.1/").text
+    assert author_lines_in(text) == [(author, when) for author, when, _ in POSTS]
+
+
 def test_a_reply_quoting_an_earlier_post_does_not_repeat_it() -> None:
     quote = (
         f'<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">{POSTS[1][0]} said:'

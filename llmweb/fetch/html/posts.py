@@ -35,7 +35,7 @@ import html
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from lxml import etree
@@ -357,12 +357,22 @@ def _instant(stamp: str) -> object:
         return stamp.strip()
 
 
+_SECOND = timedelta(seconds=1)
+
+
 def _shown_date(stamp: str, shown: Mapping[object, str]) -> str:
     """What the page shows for the timestamp ``stamp``, or its ISO day when the page shows none."""
     if not stamp:
         return ""
-    if (text := shown.get(_instant(stamp))) is not None:
+    instant = _instant(stamp)
+    if (text := shown.get(instant)) is not None:
         return text
+    if isinstance(instant, datetime):
+        # the same instant written with its fraction of a second rounded one way and cut the other
+        # (Discourse: the post's <meta> 14:43:36, the <time> beside it 14:43:37, of 14:43:36.774)
+        for near in (instant + _SECOND, instant - _SECOND):
+            if (text := shown.get(near)) is not None:
+                return text
     iso = _ISO_DATE.match(stamp.strip())
     return iso.group(1) if iso else stamp
 
