@@ -205,6 +205,29 @@ def test_a_thread_whose_posts_quote_code_loses_its_posters_cards() -> None:
     assert all(author in read.text for author, _, _ in POSTS)  # the name is the card's, and stays
 
 
+SIGNATURES = (
+    "Currently playing: Tales of Hearts R, Dragon Quest Treasures",
+    "Pi 4 8GB, Bookworm 64-bit, NVMe boot",
+)
+
+
+def test_a_thread_without_markup_loses_its_posters_signatures() -> None:
+    # phpBB's shape: each poster's signature in its block under the message, not the post
+    posts = "".join(
+        forum_post(i, *p).replace(
+            "</div></div></div></div>",
+            f'</div><div id="sig{i}" class="signature">{SIGNATURES[i % 2]}</div></div></div></div>',
+        )
+        for i, p in enumerate(POSTS)
+    )
+    body = f'{NAV}<div id="page-body"><h2>Turning off all status lights</h2>{posts}</div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1")
+    assert "signatures" in read.fired
+    assert not any(signature in read.text for signature in SIGNATURES)
+    where = [read.text.find(post[:60]) for _, _, post in POSTS]
+    assert -1 not in where and where == sorted(where)
+
+
 def signed_post(number: int, author: str, when: str, text: str) -> str:
     """A post as XenForo writes it: the poster's avatar and name linking to one profile, a
     <time>, the message."""
@@ -412,6 +435,18 @@ def test_a_posts_date_given_as_a_timestamp_is_written_as_the_page_shows_it() -> 
     assert author_lines_in(text) == [(author, when) for author, when, _ in POSTS]
 
 
+def test_a_posts_date_a_second_off_the_shown_one_is_written_as_the_page_shows_it() -> None:
+    # the date property's fraction of a second cut (10:00:00), the <time> beside it rounded up (10:00:01)
+    thread = re.sub(
+        r'<time class="u-dt" itemprop="datePublished" datetime="2023-12-2(\d)T10:00:00\+0000">',
+        r'<meta itemprop="datePublished" content="2023-12-2\1T10:00:00Z">'
+        r'<time class="u-dt" datetime="2023-12-2\1T10:00:01Z">',
+        marked_thread(),
+    )
+    text = read_html_page(thread, "https://forum.example/threads/lights.1/").text
+    assert author_lines_in(text) == [(author, when) for author, when, _ in POSTS]
+
+
 def test_a_reply_quoting_an_earlier_post_does_not_repeat_it() -> None:
     quote = (
         f'<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">{POSTS[1][0]} said:'
@@ -430,6 +465,19 @@ def test_a_quote_of_something_else_than_the_thread_stays_in_the_reply() -> None:
     quote = f"<blockquote><p>{manual}</p></blockquote>"
     text = read_html_page(marked_thread(quote=quote), "https://forum.example/threads/lights.1/").text
     assert manual in text
+
+
+def test_a_quotes_expand_control_is_not_read_as_the_replys_text() -> None:
+    # XenForo's "Click to expand..." under a quote: a link to nowhere that calls itself a button
+    quote = (
+        f'<blockquote class="bbCodeBlock bbCodeBlock--quote"><div class="bbCodeBlock-title">{POSTS[0][0]} said:'
+        '</div><div class="bbCodeBlock-content"><div class="bbCodeBlock-expandContent">Do you maybe know why?'
+        '</div><div class="bbCodeBlock-expandLink"><a role="button" tabindex="0">Click to expand...</a></div>'
+        "</div></blockquote>"
+    )
+    text = read_html_page(marked_thread(quote=quote), "https://forum.example/threads/lights.1/").text
+    assert "Do you maybe know why?" in text and POSTS[3][2] in text
+    assert "Click to expand" not in text
 
 
 def test_a_quote_a_reply_writes_as_an_aside_stays_in_the_reply() -> None:

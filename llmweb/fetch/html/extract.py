@@ -44,7 +44,7 @@ from trafilatura.settings import Extractor
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
 from llmweb.fetch.html.between import restore_between
 from llmweb.fetch.html.bios import drop_author_bios
-from llmweb.fetch.html.cards import drop_card_fields
+from llmweb.fetch.html.cards import drop_card_fields, drop_signatures
 from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.contents import drop_tables_of_contents
 from llmweb.fetch.html.continuation import ElementKeys, add_split_parts
@@ -414,12 +414,22 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     if (
         not posts
         and layers.card_fields
-        and (not documentation or _holds_posts(root))
         and root.find(".//dl") is not None  # the tree's test first: a tag's is in C
         and "<dl" in html
+        and (not documentation or _holds_posts(root))
         and drop_card_fields(root)
     ):
         fired.append("card_fields")
+    # and its posters' signatures (.cards); a thread read post by post left them out with the
+    # rest of the page
+    if (
+        not (posts or article)
+        and layers.signatures
+        and "ignature" in html
+        and (not documentation or _holds_posts(root))
+        and drop_signatures(root)
+    ):
+        fired.append("signatures")
     region = [] if posts else declared_main(root) or (main_region(root) if documentation else [])
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links

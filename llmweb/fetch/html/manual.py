@@ -483,6 +483,17 @@ def _title(el: HtmlElement) -> str:
     return _NUMBERING.sub("", " ".join(el.text_content().split()).lower())
 
 
+def drop_button_links(tree: etree._Element) -> None:
+    """Remove the links of ``tree`` (a :func:`manual_body` copy) that go nowhere and call
+    themselves buttons: controls a script answers, as a ``<button>`` is (dropped with the unseen
+    tags), not text. XenForo's "Click to expand..." under every long quote of a post is one;
+    WCXB's reference texts leave it out (8 threads of the tuning part kept it, none of their
+    references). Only links: a ``role="button"`` on a block may hold a card's text."""
+    for el in list(tree.iter("span")):
+        if el.get("rend") == "button" and el.getparent() is not None:
+            el.drop_tree()
+
+
 def _hidden(el: HtmlElement) -> bool:
     return (
         el.get("hidden") is not None
@@ -516,6 +527,8 @@ def _rename(el: HtmlElement) -> None:
         el.tag = "hi"
     elif tag in _CONTAINERS:
         el.tag = "div"
+    elif tag == "a" and el.get("role") == "button" and el.get("href") is None:
+        el.tag, attributes = "span", {"rend": "button"}  # read as text unless dropped (drop_button_links)
     elif tag not in ("p", "table"):
         el.tag = "span"  # anything else reads as inline text
     el.attrib.clear()

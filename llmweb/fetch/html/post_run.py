@@ -50,7 +50,7 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
-from llmweb.fetch.html.manual import manual_body, poster_link, shown_date, signed_and_dated
+from llmweb.fetch.html.manual import drop_button_links, manual_body, poster_link, shown_date, signed_and_dated
 from llmweb.fetch.html.markdown import CodeBlocks, render_markdown
 from llmweb.fetch.html.posts import follow_path, path_of, shape_of
 from llmweb.fetch.html.sizes import link_text_size
@@ -188,7 +188,9 @@ def _others(
         post = follow_path(el, path)
         if post is None:
             continue
-        text = render_markdown(manual_body(post), codes).strip()
+        tree = manual_body(post)
+        drop_button_links(tree)
+        text = render_markdown(tree, codes).strip()
         if text and signed:
             text = f"{_author_line(el)}\n\n{text}".strip()
         if text:
