@@ -1808,6 +1808,53 @@ def test_an_accordions_collapsed_panels_are_read(controls: str) -> None:
     assert all(f"Step {n} is explained in the panel" in text for n in range(3))
 
 
+def faq_article(declared: bool, shown: bool = True) -> str:
+    paragraphs = "".join(f"<p>{SENTENCE * 2}Paragraph {i} goes on about the plan.</p>" for i in range(8))
+    questions = [
+        (
+            f"When does part {n} of the plan start?",
+            f"Part {n} starts after the council's spring vote, "
+            "once the parks department has hired its new gardeners.",
+        )
+        for n in range(3)
+    ]
+    accordion = "".join(
+        f'<div class="faq-item"><button aria-expanded="false"><h3>{q}</h3></button>'
+        f'<div aria-hidden="true" style="height:0;overflow:hidden"><p>{a if shown else "Ask the city."}</p></div></div>'
+        for q, a in questions
+    )
+    data = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": f"<p>{a}</p>"}}
+            for q, a in questions
+        ],
+    }
+    head = '<meta property="og:type" content="article">'
+    if declared:
+        head += f'<script type="application/ld+json">{json.dumps(data)}</script>'
+    body = (
+        f"<main><article><h1>Parks budget approved</h1>{paragraphs}<h2>FAQ</h2>{accordion}</article></main>"
+    )
+    return page(body, head)
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_an_articles_declared_faq_hidden_in_an_accordion_is_read(declared: bool) -> None:
+    text = extract_page(faq_article(declared)).text
+    found = [f"Part {n} starts after the council's spring vote" in text for n in range(3)]
+    assert found == [declared] * 3  # the page's JSON-LD says the hidden answers are its FAQ's
+    if declared:
+        assert "### When does part 2 of the plan start?" in text
+        assert text.index("Paragraph 7 goes on") < text.index("Part 0 starts")
+
+
+def test_a_declared_answer_the_page_does_not_show_is_not_read() -> None:
+    text = extract_page(faq_article(True, shown=False)).text
+    assert "Part 0 starts" not in text  # said in the scripts' data alone
+
+
 def test_a_forum_posts_message_between_line_breaks_is_read() -> None:
     # phpBB writes each message straight into its content <div>, paragraphs cut by <br><br>;
     # the page's own paragraphs (the forum's rules, who is online) are <p>s, and trafilatura

@@ -49,6 +49,7 @@ from llmweb.fetch.html.carousels import priced_carousels
 from llmweb.fetch.html.contents import drop_tables_of_contents
 from llmweb.fetch.html.continuation import ElementKeys, add_split_parts
 from llmweb.fetch.html.dialogs import drop_dialogs
+from llmweb.fetch.html.faq import declared_answers, missing_answers
 from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import drop_screen_reader_text, hidden_chrome, may_hold_screen_reader_text
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
@@ -385,6 +386,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     )
     # a page selling one thing (.metadata) says so in its scripts' data, which _drop_unseen hides
     product = declares_product(root, html)
+    # an article's FAQ its JSON-LD declares (.faq), read while its hidden panels are in the tree
+    answers = declared_answers(root, html) if article and layers.faq else []
     _drop_unseen(root, documentation=documentation)
     published = published_date(root, url)  # after: menus and footers hold other dates
     _drop_permalinks(root)
@@ -647,6 +650,10 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if layers.continuation and add_split_parts(root, body, keys):
             fired.append("continuation")
         text = render_markdown(body, codes)
+        lost = missing_answers(text, answers) if answers else ""
+        if lost:
+            text = f"{text}\n\n{lost}" if text else lost
+            fired.append("faq")
         if layers.post_run and not (article or sells_one) and body_chars < READ_SHARE * page_chars:
             found = other_posts(root, text, codes)
             if found is not None:
