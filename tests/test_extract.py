@@ -1098,6 +1098,31 @@ def test_a_box_of_prose_between_an_articles_paragraphs_is_kept() -> None:
     )
 
 
+def test_a_table_in_a_box_for_custom_html_between_an_articles_paragraphs_is_kept() -> None:
+    # a page builder's block for custom HTML ("w-embed"): its class names an embed, which
+    # trafilatura drops as furniture, and its table of cells is no prose
+    rows = "".join(
+        f"<tr><td>{park}</td><td>${grant},000</td><td>{use}</td></tr>"
+        for park, grant, use in (
+            ("Riverside Park", 120, "New playground and benches"),
+            ("Hillcrest Gardens", 85, "Irrigation for the rose beds"),
+            ("Old Mill Green", 60, "Repairs to the footbridge"),
+            ("Lakeview Commons", 140, "Lighting along the lake path"),
+        )
+    )
+    table = (
+        f'<div class="w-embed"><table><tr><th>Park</th><th>Grant</th><th>Use</th></tr>{rows}</table></div>'
+    )
+    words = "the budget vote went late into the night, as members argued."
+    text = between_paragraphs(table, "Council paragraph", words, "story-text")
+    assert "Irrigation for the rose beds" in text
+    assert (
+        text.index("Council paragraph 1:")
+        < text.index("Hillcrest Gardens")
+        < text.index("Council paragraph 2:")
+    )
+
+
 def guide_with_cards_after(cards: int, paragraphs: int) -> str:
     """The text of an article whose ``paragraphs`` paragraphs stand above a box its class names
     a footer, holding ``cards`` restaurant cards of prose."""
