@@ -1123,6 +1123,25 @@ def test_a_table_in_a_box_for_custom_html_between_an_articles_paragraphs_is_kept
     )
 
 
+@pytest.mark.parametrize("place", ["between", "sidebar"])
+def test_an_aside_between_an_articles_paragraphs_is_read_and_a_sidebar_is_not(place: str) -> None:
+    tip = (
+        '<aside class="tip"><h3>Visit early</h3><p>The gardens open at seven, and the rose beds are '
+        "quietest before the school groups arrive at ten.</p></aside>"
+    )
+    paragraphs = [f"<p>Council paragraph {n}: {SENTENCE * 2}</p>" for n in range(6)]
+    story = "".join(paragraphs[:3]) + (tip if place == "between" else "") + "".join(paragraphs[3:])
+    body = f"<main><article><h1>Parks budget approved</h1>{story}</article>{tip if place == 'sidebar' else ''}</main>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert ("The gardens open at seven" in text) == (place == "between")
+    if place == "between":
+        assert (
+            text.index("Council paragraph 2:")
+            < text.index("The gardens open")
+            < text.index("Council paragraph 3:")
+        )
+
+
 def guide_with_cards_after(cards: int, paragraphs: int) -> str:
     """The text of an article whose ``paragraphs`` paragraphs stand above a box its class names
     a footer, holding ``cards`` restaurant cards of prose."""
