@@ -1072,6 +1072,26 @@ def test_only_a_text_div_beside_its_heading_is_put_back(card: str, put_back: int
         assert reading[1].text == blurb
 
 
+@pytest.mark.parametrize(("wrapper", "put_back"), [("span", 1), ("a", 0)])
+def test_a_text_div_whose_text_a_span_wraps_is_put_back_and_a_link_is_not(
+    wrapper: str, put_back: int
+) -> None:
+    # a recipe roundup's card: its summary's text in a <span> inside the <div>; a card's
+    # "Get the recipe" link as long is a call to go elsewhere, not the section's body
+    title, blurb = CODELABS[0]
+    opening = '<a href="/recipe">' if wrapper == "a" else "<span>"
+    root = lxml.html.document_fromstring(
+        f'<html><body><main><div class="card"><h3>{title}</h3><div class="summary">{opening}'
+        f"{blurb}</{wrapper}></div></div><h3>Build for every screen</h3></main></body></html>"
+    )
+    reading = etree.Element("body")
+    for text in (title, "Build for every screen"):
+        etree.SubElement(reading, "head", rend="h3").text = text
+    assert restore_section_bodies(root, reading) == put_back
+    if put_back:
+        assert reading[1].text == blurb
+
+
 def between_paragraphs(box: str, lead: str, words: str, holder: str) -> str:
     """The text of an article whose ``holder`` div holds four paragraphs ("``lead`` n: ``words``
     …") and ``box`` after the second."""
