@@ -1072,6 +1072,26 @@ def test_only_a_text_div_beside_its_heading_is_put_back(card: str, put_back: int
         assert reading[1].text == blurb
 
 
+@pytest.mark.parametrize(("wrapper", "put_back"), [("span", 1), ("a", 0)])
+def test_a_text_div_whose_text_a_span_wraps_is_put_back_and_a_link_is_not(
+    wrapper: str, put_back: int
+) -> None:
+    # a recipe roundup's card: its summary's text in a <span> inside the <div>; a card's
+    # "Get the recipe" link as long is a call to go elsewhere, not the section's body
+    title, blurb = CODELABS[0]
+    opening = '<a href="/recipe">' if wrapper == "a" else "<span>"
+    root = lxml.html.document_fromstring(
+        f'<html><body><main><div class="card"><h3>{title}</h3><div class="summary">{opening}'
+        f"{blurb}</{wrapper}></div></div><h3>Build for every screen</h3></main></body></html>"
+    )
+    reading = etree.Element("body")
+    for text in (title, "Build for every screen"):
+        etree.SubElement(reading, "head", rend="h3").text = text
+    assert restore_section_bodies(root, reading) == put_back
+    if put_back:
+        assert reading[1].text == blurb
+
+
 def between_paragraphs(box: str, lead: str, words: str, holder: str) -> str:
     """The text of an article whose ``holder`` div holds four paragraphs ("``lead`` n: ``words``
     …") and ``box`` after the second."""
@@ -1096,6 +1116,50 @@ def test_a_box_of_prose_between_an_articles_paragraphs_is_kept() -> None:
         < text.index("The parks department will")
         < text.index("Council paragraph 2:")
     )
+
+
+def test_a_table_in_a_box_for_custom_html_between_an_articles_paragraphs_is_kept() -> None:
+    # a page builder's block for custom HTML ("w-embed"): its class names an embed, which
+    # trafilatura drops as furniture, and its table of cells is no prose
+    rows = "".join(
+        f"<tr><td>{park}</td><td>${grant},000</td><td>{use}</td></tr>"
+        for park, grant, use in (
+            ("Riverside Park", 120, "New playground and benches"),
+            ("Hillcrest Gardens", 85, "Irrigation for the rose beds"),
+            ("Old Mill Green", 60, "Repairs to the footbridge"),
+            ("Lakeview Commons", 140, "Lighting along the lake path"),
+        )
+    )
+    table = (
+        f'<div class="w-embed"><table><tr><th>Park</th><th>Grant</th><th>Use</th></tr>{rows}</table></div>'
+    )
+    words = "the budget vote went late into the night, as members argued."
+    text = between_paragraphs(table, "Council paragraph", words, "story-text")
+    assert "Irrigation for the rose beds" in text
+    assert (
+        text.index("Council paragraph 1:")
+        < text.index("Hillcrest Gardens")
+        < text.index("Council paragraph 2:")
+    )
+
+
+@pytest.mark.parametrize("place", ["between", "sidebar"])
+def test_an_aside_between_an_articles_paragraphs_is_read_and_a_sidebar_is_not(place: str) -> None:
+    tip = (
+        '<aside class="tip"><h3>Visit early</h3><p>The gardens open at seven, and the rose beds are '
+        "quietest before the school groups arrive at ten.</p></aside>"
+    )
+    paragraphs = [f"<p>Council paragraph {n}: {SENTENCE * 2}</p>" for n in range(6)]
+    story = "".join(paragraphs[:3]) + (tip if place == "between" else "") + "".join(paragraphs[3:])
+    body = f"<main><article><h1>Parks budget approved</h1>{story}</article>{tip if place == 'sidebar' else ''}</main>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert ("The gardens open at seven" in text) == (place == "between")
+    if place == "between":
+        assert (
+            text.index("Council paragraph 2:")
+            < text.index("The gardens open")
+            < text.index("Council paragraph 3:")
+        )
 
 
 def guide_with_cards_after(cards: int, paragraphs: int) -> str:
@@ -1806,6 +1870,53 @@ def test_an_accordions_collapsed_panels_are_read(controls: str) -> None:
     body = f"<main><article><h1>Parks budget approved</h1>{paragraphs}{steps}</article></main>"
     text = extract_page(page(body, '<meta property="og:type" content="article">')).text
     assert all(f"Step {n} is explained in the panel" in text for n in range(3))
+
+
+def faq_article(declared: bool, shown: bool = True) -> str:
+    paragraphs = "".join(f"<p>{SENTENCE * 2}Paragraph {i} goes on about the plan.</p>" for i in range(8))
+    questions = [
+        (
+            f"When does part {n} of the plan start?",
+            f"Part {n} starts after the council's spring vote, "
+            "once the parks department has hired its new gardeners.",
+        )
+        for n in range(3)
+    ]
+    accordion = "".join(
+        f'<div class="faq-item"><button aria-expanded="false"><h3>{q}</h3></button>'
+        f'<div aria-hidden="true" style="height:0;overflow:hidden"><p>{a if shown else "Ask the city."}</p></div></div>'
+        for q, a in questions
+    )
+    data = {
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": [
+            {"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": f"<p>{a}</p>"}}
+            for q, a in questions
+        ],
+    }
+    head = '<meta property="og:type" content="article">'
+    if declared:
+        head += f'<script type="application/ld+json">{json.dumps(data)}</script>'
+    body = (
+        f"<main><article><h1>Parks budget approved</h1>{paragraphs}<h2>FAQ</h2>{accordion}</article></main>"
+    )
+    return page(body, head)
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_an_articles_declared_faq_hidden_in_an_accordion_is_read(declared: bool) -> None:
+    text = extract_page(faq_article(declared)).text
+    found = [f"Part {n} starts after the council's spring vote" in text for n in range(3)]
+    assert found == [declared] * 3  # the page's JSON-LD says the hidden answers are its FAQ's
+    if declared:
+        assert "### When does part 2 of the plan start?" in text
+        assert text.index("Paragraph 7 goes on") < text.index("Part 0 starts")
+
+
+def test_a_declared_answer_the_page_does_not_show_is_not_read() -> None:
+    text = extract_page(faq_article(True, shown=False)).text
+    assert "Part 0 starts" not in text  # said in the scripts' data alone
 
 
 def test_a_forum_posts_message_between_line_breaks_is_read() -> None:

@@ -15,6 +15,7 @@
 - :mod:`.sections` — the bodies of sections a reading keeps the heading of alone, put back.
 - :mod:`.continuation` — parts of an article trafilatura's one container leaves out.
 - :mod:`.panels` — an accordion's collapsed panels shown, as a reader who opens them sees them.
+- :mod:`.faq` — an article's FAQ answers its JSON-LD declares, put back where the reading lost them.
 - :mod:`.whole` — a page read whole, its chrome left out: a page trafilatura empties, a landing page.
 - :mod:`.hidden` — the menus and forms a page hides from its reader, left out of a page read whole,
   and the words it writes for screen readers only.

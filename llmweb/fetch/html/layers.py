@@ -23,6 +23,7 @@ class Layers:
     between: bool = True  # headings and lists between two paragraphs read side by side put back (.between)
     sections: bool = True  # a section's body dropped under its kept heading put back (.sections)
     boxes: bool = True  # boxes of prose dropped as furniture between kept paragraphs (.interleaved)
+    faq: bool = True  # an article's declared FAQ answers the reading lost put back (.faq)
     panels: bool = True  # an accordion's collapsed panels shown (.panels)
     streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
