@@ -182,6 +182,23 @@ def nested_state(depth: int) -> bytes:
     )
 
 
+def nested_json_ld_article(depth: int) -> bytes:
+    """An article whose JSON-LD (an article declared, with its author and a FAQ) holds arrays
+    nested ``depth`` deep: past what Python's json reads, which raised out of the reading."""
+    nested = b"[" * depth + b"]" * depth
+    return (
+        b'<html><head><title>Artykul</title><script type="application/ld+json">{"@type": "NewsArticle", '
+        b'"author": {"name": "Anna Nowak"}, "about": '
+        + nested
+        + b'}</script><script type="application/ld+json">'
+        b'{"@type": "FAQPage", "mainEntity": '
+        + nested
+        + b"}</script></head><body><article>"
+        + "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
+        + b"</article></body></html>"
+    )
+
+
 def repeated_script(opening: bytes, times: int) -> bytes:
     """A shell whose one script is ``opening`` (the start of a data literal) ``times`` over, never
     closed: each occurrence used to be parsed with the whole rest of the script."""
@@ -300,6 +317,13 @@ def hostile_bodies() -> list[Hostile]:
             "text/html",
             nested_state(1_000_000),
             (NeedsJavaScript,),
+        ),
+        Hostile(
+            "ld-nested",
+            "article whose JSON-LD nests arrays 500,000 deep (2 MB)",
+            "text/html",
+            nested_json_ld_article(500_000),
+            (),
         ),
         # issue 19: small pages whose reading was quadratic, found by review
         Hostile(

@@ -24,7 +24,7 @@ from llmweb.fetch import web_fetch, worker
 from llmweb.fetch.html.extract import _parse
 from llmweb.fetch.html.markdown import CodeBlock, CodeBlocks, restore_code_blocks
 from llmweb.fetch.html.workload import count_possible_elements, measure_tree
-from testbed.attacks import CANARY, HOSTILE, INSTRUCTION, TEXT_LINE, content_stream
+from testbed.attacks import CANARY, HOSTILE, INSTRUCTION, TEXT_LINE, content_stream, paragraph
 from testbed.pdf import pdf_document
 
 BY_NAME = {hostile.name: hostile for hostile in HOSTILE}
@@ -88,6 +88,13 @@ def test_a_shell_with_hostile_embedded_state_is_refused_as_a_shell(
     hostile = BY_NAME[name]
     with pytest.raises(NeedsJavaScript):
         web_fetch(serve(httpserver_ipv4, hostile.body, hostile.content_type))
+
+
+def test_an_article_whose_json_ld_nests_past_what_json_reads_is_read(httpserver_ipv4: HTTPServer) -> None:
+    # its author's name and its FAQ are sought in that data: json's RecursionError ended the reading
+    hostile = BY_NAME["ld-nested"]
+    got = web_fetch(serve(httpserver_ipv4, hostile.body, hostile.content_type))
+    assert all(paragraph(0, i) in got.text for i in range(12))
 
 
 @pytest.mark.parametrize(

@@ -23,11 +23,12 @@ start a paragraph with a first name.
 
 from __future__ import annotations
 
-import json
 import re
 
 from lxml import etree
 from lxml.html import HtmlElement
+
+from llmweb.fetch.html.metadata import json_ld_data
 
 _NAME_METAS = ("author", "article:author")
 _MAX_NAME_CHARS = 60
@@ -98,11 +99,7 @@ def author_names(root: HtmlElement) -> list[str]:
     for script in root.iter("script"):  # a third faster than an XPath over every element
         if script.get("type") != "application/ld+json":
             continue
-        try:
-            data = json.loads(script.text or "")
-        except ValueError:
-            continue
-        found.extend(_json_ld_authors(data))
+        found.extend(_json_ld_authors(json_ld_data(script.text or "")))
     names: dict[str, None] = {}  # in the order found, without repeats
     for raw in found:
         name = _BY.sub("", " ".join(raw.split()))

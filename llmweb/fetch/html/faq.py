@@ -21,12 +21,13 @@ instead: one article up, one down (its gold leaves the FAQ out), so not read.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterator
 
 from lxml import etree
 from lxml.html import HtmlElement, fragment_fromstring
+
+from llmweb.fetch.html.metadata import json_ld_data
 
 _WORD = re.compile(r"\w+")
 _SHOWN_WORDS = etree.XPath("descendant::text()[not(ancestor::script or ancestor::style)]")
@@ -46,7 +47,7 @@ def declared_answers(root: HtmlElement, page: str) -> list[tuple[str, str]]:
         pair
         for script in root.iter("script")
         if (script.get("type") or "").strip().lower() == "application/ld+json"
-        for pair in _questions(_loads(script.text or ""), 0)
+        for pair in _questions(json_ld_data(script.text or ""), 0)
     ]
     body = root.find("body")
     if not pairs or body is None:
@@ -78,13 +79,6 @@ def _key(answer: str) -> str:
 
 def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
-
-
-def _loads(text: str) -> object:
-    try:
-        return json.loads(text, strict=False)
-    except ValueError:
-        return None
 
 
 def _questions(data: object, depth: int) -> Iterator[tuple[str, str]]:

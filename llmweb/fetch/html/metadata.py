@@ -19,6 +19,7 @@ copyright years) and took 2.8 s on one long page.
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from htmldate import find_date
@@ -157,6 +158,15 @@ def _json_ld(script: HtmlElement) -> str | None:
     if kind == "application/ld+json" or _JSON_LD_CONTEXT.match(text):
         return text
     return None
+
+
+def json_ld_data(text: str) -> object:
+    """A JSON-LD script's data; None when its text is no JSON, or JSON nested past the depth
+    Python's json reads (a page's script of arrays a million deep raises RecursionError)."""
+    try:
+        return json.loads(text, strict=False)
+    except (ValueError, RecursionError):
+        return None
 
 
 def declares_product(root: HtmlElement, html: str) -> bool:
