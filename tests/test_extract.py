@@ -17,6 +17,7 @@ from llmweb.errors import ChallengePage, LlmwebError, NeedsJavaScript, NoReadabl
 from llmweb.fetch.html.between import restore_between
 from llmweb.fetch.html.extract import ExtractedPage, extract_page, find_bot_challenge, read_html_page
 from llmweb.fetch.html.hidden import drop_screen_reader_text
+from llmweb.fetch.html.layers import without
 from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.sizes import text_size
 
@@ -1484,6 +1485,70 @@ def test_a_hidden_dialog_holding_a_copy_of_the_article_to_republish_is_left_out(
     text = read_html_page(page(body), "https://news.example/parks").text
     assert SENTENCE.strip() in text
     assert "credit the Courier" not in text
+
+
+# a buying guide's body, between the site's small print
+GUIDE = (
+    "<p>We slept on eleven sleeping pads over three autumn trips in the Sierra, measuring how warm "
+    "each kept us on frozen ground and how long it took to inflate at the trailhead.</p>"
+    "<p>The Ridge Air was the warmest pad we tested, and at 14 ounces it is light enough for a "
+    "long through-hike; its valve lets air out in seconds when the morning comes.</p>"
+)
+
+
+def test_the_small_print_a_pages_class_names_is_left_out() -> None:
+    # an affiliate disclosure above the guide and a copyright and transcript note under it, each
+    # a sentence of prose that names the site, not the pads
+    body = (
+        "<article><h1>The best sleeping pads</h1>"
+        '<div class="affiliate-disclaimer">We test every product we recommend and may earn a commission '
+        "when you buy through the links on this page, at no extra cost to you.</div>"
+        f"{GUIDE * 3}"
+        '<p class="disclaimer">Copyright 2025 Trail Review. Transcripts may be revised to correct errors '
+        "or match the audio, and the authoritative record of our programming is the audio.</p></article>"
+    )
+    html = page(body, title="The best sleeping pads")
+    text = read_html_page(html, "https://trail.example/pads").text
+    assert "Ridge Air was the warmest pad" in text
+    assert "earn a commission" not in text
+    assert "authoritative record" not in text
+    # trafilatura alone keeps the note under the guide: it reads as prose inside the article
+    kept = read_html_page(html, "https://trail.example/pads", layers=without("small_print")).text
+    assert "authoritative record" in kept
+
+
+def test_a_disclosure_widgets_panel_stays() -> None:
+    # WAI-ARIA's disclosure pattern, as shop themes name it: a <details> whose panel is the
+    # product's description, not small print
+    shipping = (
+        "<p>Orders placed before noon ship the same day from our warehouse in Denver, and every "
+        "lantern comes with a two-year warranty that covers the battery and the shell.</p>"
+    )
+    body = (
+        f"<main><h1>Trail Lantern</h1><p>$49.00</p>{shipping * 3}"
+        '<details class="disclosure" open><summary class="disclosure__title">Description</summary>'
+        f'<div class="disclosure__panel">{LANTERN}</div></details></main>'
+    )
+    text = read_html_page(page(body, title="Trail Lantern"), "https://shop.example/lantern").text
+    assert "400 lumens" in text
+
+
+def test_a_long_block_its_class_calls_a_disclaimer_stays() -> None:
+    # a calculator's assumptions, a section of their own the reader reads, in a wrapper its site
+    # named "disclosure": longer than a note about the site
+    assumptions = (
+        '<div class="section disclosure"><h2>How we calculate</h2>'
+        + "".join(
+            f"<p>Assumption {i}: the calculator projects your savings with a return of {i + 4} percent a "
+            "year before fees, compounded monthly, and salary growth of three percent a year until you "
+            "retire, with contributions made at the end of each month.</p>"
+            for i in range(4)
+        )
+        + "</div>"
+    )
+    body = f"<article><h1>The best sleeping pads</h1>{GUIDE * 3}{assumptions}</article>"
+    text = read_html_page(page(body, title="The best sleeping pads"), "https://trail.example/pads").text
+    assert "compounded monthly" in text
 
 
 def test_a_listings_card_says_each_of_its_texts_once() -> None:

@@ -22,6 +22,7 @@
 - :mod:`.streamed` — a streamed page's parts moved from the end of its body to their placeholders.
 - :mod:`.repeats` — passages a reading says again word for word, read once.
 - :mod:`.promotions` — blocks that send the reader elsewhere, dropped.
+- :mod:`.notices` — the small print (disclosures, disclaimers) a page's class names mark, dropped.
 - :mod:`.bios` — the author's biography below an article, dropped.
 - :mod:`.trailing` — the blocks after an article's body, beside its paragraphs' container, dropped.
 - :mod:`.listing` — a listing's grid of cards, one line per item.

@@ -78,6 +78,7 @@ from llmweb.fetch.html.metadata import (
     published_date,
     site_name,
 )
+from llmweb.fetch.html.notices import drop_small_print, may_hold_small_print
 from llmweb.fetch.html.panels import open_panels
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts, show_scriptless_thread
@@ -457,6 +458,13 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     # before links become text
     if not documentation and layers.promotions and drop_promotions(root, title, article=article):
         fired.append("promotions")
+    if (
+        not (documentation or posts)
+        and layers.small_print
+        and may_hold_small_print(html)
+        and drop_small_print(root)
+    ):
+        fired.append("small_print")
     if article and not posts and layers.author_bios and drop_author_bios(root):
         fired.append("author_bios")
     if article and not posts and layers.trailing and drop_trailing_blocks(root):

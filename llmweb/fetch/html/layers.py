@@ -16,6 +16,7 @@ class Layers:
     code_labels: bool = True  # a code block's label naming its language dropped: its fence says it
     manual: bool = True  # a documentation page's main region read whole (.manual)
     promotions: bool = True  # "Related stories" and newsletter calls dropped (.promotions)
+    small_print: bool = True  # disclosures and disclaimers its class names mark dropped (.notices)
     author_bios: bool = True  # the author's biography below the text dropped (.bios)
     trailing: bool = True  # blocks after an article's body, beside its paragraphs' container (.trailing)
     contents: bool = True  # an article's table of contents, links to its own sections, dropped (.contents)
