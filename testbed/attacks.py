@@ -199,6 +199,17 @@ def nested_json_ld_article(depth: int) -> bytes:
     )
 
 
+def repeated_paragraph_article(paragraphs: int) -> bytes:
+    """An article of one short paragraph written ``paragraphs`` times, under the count llmweb
+    reads: trafilatura reads it once, and jusText's second opinion, asked after so short a
+    reading, looked from each copy to its nearest long paragraph through all the others."""
+    return (
+        b"<html><head><title>Kronika</title></head><body><article><h1>Kronika</h1>"
+        + f"<p>{paragraph(1, 0)}</p>".encode() * paragraphs
+        + b"</article></body></html>"
+    )
+
+
 def repeated_script(opening: bytes, times: int) -> bytes:
     """A shell whose one script is ``opening`` (the start of a data literal) ``times`` over, never
     closed: each occurrence used to be parsed with the whole rest of the script."""
@@ -323,6 +334,13 @@ def hostile_bodies() -> list[Hostile]:
             "article whose JSON-LD nests arrays 500,000 deep (2 MB)",
             "text/html",
             nested_json_ld_article(500_000),
+            (),
+        ),
+        Hostile(
+            "repeated-paragraph",
+            "article of one short paragraph 24,000 times (2.1 MB)",
+            "text/html",
+            repeated_paragraph_article(24_000),
             (),
         ),
         # issue 19: small pages whose reading was quadratic, found by review

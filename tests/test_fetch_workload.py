@@ -97,6 +97,13 @@ def test_an_article_whose_json_ld_nests_past_what_json_reads_is_read(httpserver_
     assert all(paragraph(0, i) in got.text for i in range(12))
 
 
+def test_an_article_of_one_paragraph_written_thousands_of_times_is_read(httpserver_ipv4: HTTPServer) -> None:
+    # jusText's second opinion was quadratic in them: past the deadline, a Timeout for a page it can read
+    hostile = BY_NAME["repeated-paragraph"]
+    got = web_fetch(serve(httpserver_ipv4, hostile.body, hostile.content_type))
+    assert paragraph(1, 0) in got.text
+
+
 @pytest.mark.parametrize(
     ("name", "cause"),
     [

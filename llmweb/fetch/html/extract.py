@@ -1000,6 +1000,12 @@ def _words_held(first: Any, second: Any) -> float:
     return len(said & set(_WORD.findall(_TEXT(second).lower()))) / len(said) if said else 1.0
 
 
+# jusText's revision looks from each short paragraph to its nearest long ones, through the short
+# ones between: a run of thousands of short paragraphs costs their number squared (20,000 took
+# 58 s). WCXB dev's pages reach 867 where it reads them; a page of more is read by trafilatura.
+JUSTEXT_MAX_PARAGRAPHS = 2_000
+
+
 def _justext_reading(root: HtmlElement, reading_chars: int, page_chars: int) -> Any:
     """jusText's main text of ``root`` as paragraphs, read as trafilatura's slow mode reads it (its
     settings and stoplists), or None. jusText's own steps (ParagraphMaker, classify_paragraphs,
@@ -1023,6 +1029,8 @@ def _justext_reading(root: HtmlElement, reading_chars: int, page_chars: int) -> 
     if _read_enough(reading_chars, _text_chars(tree)):
         return None
     paragraphs = justext.core.ParagraphMaker.make_paragraphs(tree)
+    if len(paragraphs) > JUSTEXT_MAX_PARAGRAPHS:
+        return None
     # length_low, length_high, stopwords_low, stopwords_high, max_link_density, no_headings:
     # trafilatura's values for its jusText reading
     justext.core.classify_paragraphs(paragraphs, _stoplist(), 50, 150, 0.1, 0.2, 0.25, True)
