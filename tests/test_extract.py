@@ -1808,6 +1808,30 @@ def test_an_accordions_collapsed_panels_are_read(controls: str) -> None:
     assert all(f"Step {n} is explained in the panel" in text for n in range(3))
 
 
+# WAI-ARIA's tab pattern as Starlight and React Aria write it: the chosen tab's panel shown, the
+# others hidden until their tab is pressed, by the attribute or by aria-hidden
+@pytest.mark.parametrize("hides", ["hidden", 'aria-hidden="true"', 'style="display: none"'])
+def test_a_tab_sets_hidden_panels_of_code_are_read(hides: str) -> None:
+    tools = ("npm install parks-budget", "yarn add parks-budget", "pnpm add parks-budget")
+    tabs = "".join(
+        f'<button role="tab" aria-controls="tab-{n}">{tool.split()[0]}</button>'
+        for n, tool in enumerate(tools)
+    )
+    panels = "".join(
+        f'<div role="tabpanel" id="tab-{n}" {hides if n else ""}><pre><code>{tool}</code></pre></div>'
+        for n, tool in enumerate(tools)
+    )
+    paragraphs = "".join(f"<p>{SENTENCE * 2}Paragraph {i} explains the library.</p>" for i in range(6))
+    body = (
+        f"<main><article><h1>Installing the library</h1>{paragraphs}"
+        f'<div class="tabs"><div role="tablist">{tabs}</div>{panels}</div>'
+        "<p>Then import it in your project and call its functions, as the next page explains.</p>"
+        "</article></main>"
+    )
+    text = extract_page(page(body, title="Installing the library")).text
+    assert all(tool in text for tool in tools)
+
+
 def test_a_forum_posts_message_between_line_breaks_is_read() -> None:
     # phpBB writes each message straight into its content <div>, paragraphs cut by <br><br>;
     # the page's own paragraphs (the forum's rules, who is online) are <p>s, and trafilatura

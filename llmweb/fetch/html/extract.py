@@ -77,7 +77,7 @@ from llmweb.fetch.html.metadata import (
     published_date,
     site_name,
 )
-from llmweb.fetch.html.panels import open_panels
+from llmweb.fetch.html.panels import open_panels, show_code_tabs
 from llmweb.fetch.html.post_run import READ_SHARE, other_posts
 from llmweb.fetch.html.posts import read_described_posts, read_posts, show_scriptless_thread
 from llmweb.fetch.html.promotions import drop_promotions
@@ -389,6 +389,9 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     published = published_date(root, url)  # after: menus and footers hold other dates
     _drop_permalinks(root)
     fired: list[str] = ["streamed"] if streamed else []
+    # every tab of a tab set of code, before a manual's reading or trafilatura drops the hidden ones
+    if layers.code_tabs and "tabpanel" in html and "<pre" in html and show_code_tabs(root):
+        fired.append("code_tabs")
     if layers.code_labels and "<pre" in html and _drop_language_labels(root):
         fired.append("code_labels")
     codes = _protect_code_blocks(root, html)  # first: the language is read from class names

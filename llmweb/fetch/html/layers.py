@@ -24,6 +24,7 @@ class Layers:
     sections: bool = True  # a section's body dropped under its kept heading put back (.sections)
     boxes: bool = True  # boxes of prose dropped as furniture between kept paragraphs (.interleaved)
     panels: bool = True  # an accordion's collapsed panels shown (.panels)
+    code_tabs: bool = True  # a tab set's hidden panels of code shown (.panels)
     streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
     reviews: bool = True  # a product's run of customer reviews dropped (.reviews)
