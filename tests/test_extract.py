@@ -1832,6 +1832,20 @@ def test_a_tab_sets_hidden_panels_of_code_are_read(hides: str) -> None:
     assert all(tool in text for tool in tools)
 
 
+def test_a_heading_written_as_a_link_to_itself_is_read() -> None:
+    # Starlight's headings: the title a link to its own anchor, in a wrapper beside the anchor icon;
+    # trafilatura took the wrapper, all link, for navigation and the sections came untitled
+    sections = "".join(
+        f'<div class="heading-wrapper"><h2 id="step-{n}"><a class="heading-link" href="#step-{n}">'
+        f'Step {n} of the plan</a></h2><a class="anchor-link" href="#step-{n}">#</a></div>'
+        f"<p>{SENTENCE * 2}Paragraph {n} explains the step.</p>"
+        for n in range(3)
+    )
+    body = f"<main><article><h1>Parks budget approved</h1><p>{SENTENCE * 2}</p>{sections}</article></main>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert all(f"## Step {n} of the plan" in text for n in range(3))
+
+
 def test_a_forum_posts_message_between_line_breaks_is_read() -> None:
     # phpBB writes each message straight into its content <div>, paragraphs cut by <br><br>;
     # the page's own paragraphs (the forum's rules, who is online) are <p>s, and trafilatura
