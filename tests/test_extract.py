@@ -1984,6 +1984,44 @@ def test_a_declared_answer_the_page_does_not_show_is_not_read() -> None:
     assert "Part 0 starts" not in text  # said in the scripts' data alone
 
 
+# WAI-ARIA's tab pattern as Starlight and React Aria write it: the chosen tab's panel shown, the
+# others hidden until their tab is pressed, by the attribute or by aria-hidden
+@pytest.mark.parametrize("hides", ["hidden", 'aria-hidden="true"', 'style="display: none"'])
+def test_a_tab_sets_hidden_panels_of_code_are_read(hides: str) -> None:
+    tools = ("npm install parks-budget", "yarn add parks-budget", "pnpm add parks-budget")
+    tabs = "".join(
+        f'<button role="tab" aria-controls="tab-{n}">{tool.split()[0]}</button>'
+        for n, tool in enumerate(tools)
+    )
+    panels = "".join(
+        f'<div role="tabpanel" id="tab-{n}" {hides if n else ""}><pre><code>{tool}</code></pre></div>'
+        for n, tool in enumerate(tools)
+    )
+    paragraphs = "".join(f"<p>{SENTENCE * 2}Paragraph {i} explains the library.</p>" for i in range(6))
+    body = (
+        f"<main><article><h1>Installing the library</h1>{paragraphs}"
+        f'<div class="tabs"><div role="tablist">{tabs}</div>{panels}</div>'
+        "<p>Then import it in your project and call its functions, as the next page explains.</p>"
+        "</article></main>"
+    )
+    text = extract_page(page(body, title="Installing the library")).text
+    assert all(tool in text for tool in tools)
+
+
+def test_a_heading_written_as_a_link_to_itself_is_read() -> None:
+    # Starlight's headings: the title a link to its own anchor, in a wrapper beside the anchor icon;
+    # trafilatura took the wrapper, all link, for navigation and the sections came untitled
+    sections = "".join(
+        f'<div class="heading-wrapper"><h2 id="step-{n}"><a class="heading-link" href="#step-{n}">'
+        f'Step {n} of the plan</a></h2><a class="anchor-link" href="#step-{n}">#</a></div>'
+        f"<p>{SENTENCE * 2}Paragraph {n} explains the step.</p>"
+        for n in range(3)
+    )
+    body = f"<main><article><h1>Parks budget approved</h1><p>{SENTENCE * 2}</p>{sections}</article></main>"
+    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    assert all(f"## Step {n} of the plan" in text for n in range(3))
+
+
 def test_a_forum_posts_message_between_line_breaks_is_read() -> None:
     # phpBB writes each message straight into its content <div>, paragraphs cut by <br><br>;
     # the page's own paragraphs (the forum's rules, who is online) are <p>s, and trafilatura

@@ -36,7 +36,7 @@ from llmweb.fetch.html.sizes import SPACED_SIZE, spaced_link_size
 
 # a style that hides its element (with the declaration's semicolon, for taking it out)
 DISPLAY_NONE = re.compile(r"display\s*:\s*none\s*;?", re.I)
-_VISIBILITY_HIDDEN = re.compile(r"visibility\s*:\s*hidden", re.I)
+VISIBILITY_HIDDEN = re.compile(r"visibility\s*:\s*hidden", re.I)
 _FIELDS = etree.XPath("descendant::input | descendant::select | descendant::textarea")
 # A hidden element more of whose text than this share is its links' text is a menu; prose
 # under a collapsed title links a word or two
@@ -53,7 +53,7 @@ def is_hidden(el: HtmlElement) -> bool:
         (hidden is not None and hidden.strip().lower() != "until-found")
         or (el.get("aria-hidden") or "").strip().lower() == "true"
         or DISPLAY_NONE.search(el.get("style") or "") is not None
-        or _VISIBILITY_HIDDEN.search(el.get("style") or "") is not None
+        or VISIBILITY_HIDDEN.search(el.get("style") or "") is not None
     )
 
 

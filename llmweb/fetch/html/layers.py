@@ -26,6 +26,7 @@ class Layers:
     boxes: bool = True  # boxes of prose dropped as furniture between kept paragraphs (.interleaved)
     faq: bool = True  # an article's declared FAQ answers the reading lost put back (.faq)
     panels: bool = True  # an accordion's collapsed panels shown (.panels)
+    code_tabs: bool = True  # a tab set's hidden panels of code shown (.panels)
     streamed: bool = True  # a streamed page's hidden parts moved to their placeholders (.streamed)
     dialogs: bool = True  # dialogs, modals and pop-ups dropped (.dialogs)
     reviews: bool = True  # a product's run of customer reviews dropped (.reviews)
