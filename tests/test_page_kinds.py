@@ -2454,3 +2454,36 @@ def test_a_product_page_trafilatura_flattens_whole_is_read_by_its_paragraphs() -
     read = read_html_page(html, "https://market.example/itm/1")
     assert "five-year guarantee" in read.text
     assert "Copper tea kettle" not in read.text and "Sporting goods" not in read.text
+
+
+HEADLINES = [
+    "Hunting for elusive ghost elephants in the forests of Angola",
+    "A unicorn-like dinosaur with a tall crest found in the Sahara",
+    "Why the exploration upper stage was cancelled after ten years",
+    "Everyone is trying to hack the security cameras of their rivals",
+    "How moss helped convict the grave robbers of a Chicago cemetery",
+    "Satellite firm pauses imagery after its pictures revealed a strike",
+    "The new command-line tool that plugs an assistant into your mail",
+    "Asteroid defence mission shifted the orbit of more than its target",
+]
+
+
+def test_a_page_of_linked_headlines_keeps_each_entrys_title() -> None:
+    # a front page's stories, each in boxes of its own shape (no run of cards), each titled by a
+    # link in a heading above a teaser and a linked byline; trafilatura drops the titles as links
+    boxes = "".join(
+        f"<div class='zone-{i}'><div class='layout-{i % 3}'><article class='story-{i}'>"
+        f"<a href='/{i}/story'><img src='/{i}.jpg' alt=''></a><h3><a href='/{i}/story'>{title}</a></h3>"
+        f"<p>Story {i}: our reporter spent a week finding out what the people who know this story best "
+        "think of it, what they fear, what they hope for, and what comes next for them and for everyone "
+        f"else who lives nearby, in the town and beyond it.</p><p><a href='/author/{i}'>Staff Writer "
+        f"{i}</a> – 3/7/2026 | <a href='/{i}/story#comments'>{i + 12}</a></p></article></div></div>"
+        for i, title in enumerate(HEADLINES)
+    )
+    body = (
+        f"<header>{NAV}</header><div class='page'><h1>Science and technology news</h1><p>Updated "
+        f"<time datetime='2026-03-07'>March 7, 2026</time></p>{boxes}</div>{FOOTER}"
+    )
+    html = page(body, title="Science and technology news | Example Times")
+    text = read_html_page(html, "https://times.example/").text
+    assert all(title in text for title in HEADLINES)

@@ -37,6 +37,7 @@ class Layers:
     screen_reader: bool = True  # words for screen readers only dropped, outside the chrome (.hidden)
     item_list: bool = True  # a listing's repeated items read as a list, a line each (.listing)
     toolbar: bool = True  # a listing's count, sort order and filter chips above its items dropped (.listing)
+    headlines: bool = True  # a page of linked headlines: their links made text (.listing)
     thread_posts: bool = True  # a thread read post by post from its microdata, with author lines (.posts)
     thread_json_ld: bool = True  # a thread read post by post from the posts its JSON-LD lists (.posts)
     card_fields: bool = True  # the statistics fields of a forum's poster cards dropped (.cards)
