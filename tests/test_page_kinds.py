@@ -253,6 +253,19 @@ def test_a_thread_without_markup_gives_each_post_under_its_author_line() -> None
     assert sorted(where + bodies) == [x for pair in zip(where, bodies, strict=True) for x in pair]
 
 
+def test_a_guests_post_among_a_threads_gets_its_date_line() -> None:
+    # a guest's name is no link: the post is still one of the thread's, under its date alone
+    posts = "".join(postbit(i, *p) for i, p in enumerate(POSTS))
+    guest = f'<a class="username" href="member.php?u=302">{POSTS[2][0]}</a>'
+    posts = posts.replace(guest, f'<span class="username guest">{POSTS[2][0]}</span>')
+    body = f'{NAV}<div id="postlist"><h2>Turning off all status lights</h2><ol id="posts">{posts}</ol></div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1")
+    lines = [line for line in read.text.split("\n") if "2023" in line]
+    assert lines == [
+        f"**{author}** · {when}" if i != 2 else when for i, (author, when, _) in enumerate(POSTS)
+    ]
+
+
 def test_a_link_every_posters_card_holds_is_not_taken_for_their_names() -> None:
     # FluxBB's shape for a guest: the name in bold, no link; each card links its poster's website
     posts = "".join(

@@ -11,7 +11,8 @@ name and the post's date above each post.
 The posts: the longest (in text) run of at least MIN_POSTS sibling blocks of one tag, found
 from the page's stamps up (a short text naming a year and a time of day, "11-29-2024, 09:03 AM":
 a post's timestamp; a listing's cards and a poster's "Joined: Aug 2008" name a day at most),
-most of them signed with a link whose text is a short name (no date in it), and together
+most of them signed with a link whose text is a short name (no date in it; a guest's name is
+no link, and a guest's post is one of them, under its date alone), and together
 mostly their own prose rather than links. Found from the stamps, not the links (a page shows a
 few tens of those, hundreds of these): 0.6 ms a page on WCXB dev's tuning part. A post's poster is the link at the place
 in the posts (a path of tags and classes) that names the most different people; its date, its
@@ -24,7 +25,7 @@ reading: a page whose comments trafilatura left out gains no lines for them. Not
 (their comments are not their text) nor pages selling one thing (their reviews).
 
 WCXB dev's tuning part (bench/wcxb.py, layer ``author_lines``): it fires on 7 forum threads
-(phpBB, vBulletin, MyBB, FluxBB, a vBulletin trip report), forums 0.8548 -> 0.8555, 6 up (up to
+(phpBB, vBulletin, MyBB, FluxBB, a vBulletin trip report), forums 0.8548 -> 0.8556, 6 up (up to
 +0.016) and one down (-0.005: a phpBB thread whose reading already repeats its posts' quoted
 headers); on no other page of either part (the check part's 29 forums: none fires). Measured,
 not kept: stamps of a day alone (a <time> "Nov 1, 2024") fired on 11 threads for -0.006 summed:
@@ -162,9 +163,10 @@ def _signed_run(body: HtmlElement, stamps: dict[HtmlElement, str]) -> list[HtmlE
     for run in blocks.values():
         if len(run) < MIN_POSTS:
             continue
-        posts = [block for block in run if _poster_link(block) is not None]
-        if len(posts) < MIN_POSTS or len(posts) < SIGNED_SHARE * len(run):
+        signed = sum(1 for block in run if _poster_link(block) is not None)
+        if signed < MIN_POSTS or signed < SIGNED_SHARE * len(run):
             continue
+        posts = list(run)  # a guest's post, its name no link, among them
         sizes = [text_size(post) for post in posts]
         if sum(link_text_size(post) for post in posts) > LINK_SHARE * sum(sizes):
             continue
