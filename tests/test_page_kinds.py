@@ -228,6 +228,69 @@ def test_a_thread_without_markup_loses_its_posters_signatures() -> None:
     assert -1 not in where and where == sorted(where)
 
 
+def postbit(number: int, author: str, when: str, text: str) -> str:
+    """A post as vBulletin writes it: a header with its date and number, the poster's card (a
+    name linking to the profile, a title), the message; no schema.org markup."""
+    return (
+        f'<li class="postbit postcontainer" id="post_{number}"><div class="posthead"><span class="postdate">'
+        f'<span class="date">{when}</span></span><span class="nodecontrols"><a href="#post{number}">'
+        f'#{number + 1}</a></span></div><div class="postdetails"><div class="userinfo"><a class="username" '
+        f'href="member.php?u={300 + number}">{author}</a><span class="usertitle">Junior Guru</span></div>'
+        f'<div class="postbody"><div class="content"><blockquote class="postcontent">{text}</blockquote>'
+        "</div></div></div></li>"
+    )
+
+
+def test_a_thread_without_markup_gives_each_post_under_its_author_line() -> None:
+    # read by trafilatura, the posts kept their messages but not who wrote each and when
+    posts = "".join(postbit(i, *p) for i, p in enumerate(POSTS))
+    body = f'{NAV}<div id="postlist"><h2>Turning off all status lights</h2><ol id="posts">{posts}</ol></div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1")
+    assert "author_lines" in read.fired
+    where = [read.text.find(f"**{author}** · {when}") for author, when, _ in POSTS]
+    bodies = [read.text.find(post[:60]) for _, _, post in POSTS]
+    assert -1 not in where and -1 not in bodies
+    assert sorted(where + bodies) == [x for pair in zip(where, bodies, strict=True) for x in pair]
+
+
+def test_a_guests_post_among_a_threads_gets_its_date_line() -> None:
+    # a guest's name is no link: the post is still one of the thread's, under its date alone
+    posts = "".join(postbit(i, *p) for i, p in enumerate(POSTS))
+    guest = f'<a class="username" href="member.php?u=302">{POSTS[2][0]}</a>'
+    posts = posts.replace(guest, f'<span class="username guest">{POSTS[2][0]}</span>')
+    body = f'{NAV}<div id="postlist"><h2>Turning off all status lights</h2><ol id="posts">{posts}</ol></div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://f.example/t/1")
+    lines = [line for line in read.text.split("\n") if "2023" in line]
+    assert lines == [
+        f"**{author}** · {when}" if i != 2 else when for i, (author, when, _) in enumerate(POSTS)
+    ]
+
+
+def test_a_link_every_posters_card_holds_is_not_taken_for_their_names() -> None:
+    # FluxBB's shape for a guest: the name in bold, no link; each card links its poster's website
+    posts = "".join(
+        f'<div class="blockpost" id="p{i}"><h2><a href="viewtopic.php?pid={i}">{when}</a></h2><div class="postleft">'
+        f'<dl><dt><strong>{author}</strong></dt><dd><a href="https://{author}.example">Website</a></dd></dl>'
+        f'</div><div class="postright"><div class="postmsg"><p>{post}</p></div></div></div>'
+        for i, (author, when, post) in enumerate(POSTS)
+    )
+    body = f'{NAV}<div id="brdmain"><h2>Turning off all status lights</h2>{posts}</div>{FOOTER}'
+    read = read_html_page(page(body, title="Turning off all status lights"), "https://bbs.example/t/1")
+    assert "author_lines" in read.fired and "Website" not in read.text  # each post under its date alone
+
+
+def test_a_listing_of_entries_with_bylines_gains_no_author_lines() -> None:
+    # a blog's index: each entry signed and dated, but by its day (no time of day, as a post's stamp)
+    entries = "".join(
+        f'<div class="entry"><h2><a href="/{i}">{post[:30]}</a></h2><p class="byline">by '
+        f'<a href="/authors/{author}">{author}</a> on {when.split(" 2023")[0]}, 2023</p><p>{post}</p></div>'
+        for i, (author, when, post) in enumerate(POSTS)
+    )
+    body = f"{NAV}<main><h1>Latest entries</h1>{entries}</main>{FOOTER}"
+    read = read_html_page(page(body, title="Latest entries"), "https://blog.example/")
+    assert "author_lines" not in read.fired
+
+
 def signed_post(number: int, author: str, when: str, text: str) -> str:
     """A post as XenForo writes it: the poster's avatar and name linking to one profile, a
     <time>, the message."""

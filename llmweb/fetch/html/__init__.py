@@ -8,6 +8,7 @@
   author line.
 - :mod:`.post_run` — a thread's other posts when trafilatura read one post of a run of like
   containers.
+- :mod:`.author_lines` — the author line above each post of an unmarked thread trafilatura read.
 - :mod:`.cards` — the statistics fields of the poster's card beside each post of a forum thread, dropped.
 - :mod:`.threads` — the replies of forum threads, Q&A and comment pages, from trafilatura's comments.
 - :mod:`.loose` — a block's loose text between ``<br>`` tags made paragraphs (an old forum's messages).

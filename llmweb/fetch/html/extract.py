@@ -12,7 +12,8 @@ Three kinds of page are read three ways:
   promotions are dropped (:mod:`.promotions`), and the links of a declared main region
   are made text; an article body split over containers of one kind is joined
   afterwards (:mod:`.continuation`), a thread's posts beside the one trafilatura read are
-  added (:mod:`.post_run`), and an article's headline is left to the title.
+  added (:mod:`.post_run`) or its posts' author lines put back (:mod:`.author_lines`), and an
+  article's headline is left to the title.
 
 Either way each ``<pre>`` is swapped for a unique placeholder paragraph first and restored
 verbatim afterwards (trafilatura collapses code's whitespace), and the tree is rendered
@@ -42,6 +43,7 @@ from trafilatura.external import jt_stoplist_init, try_readability
 from trafilatura.settings import Extractor
 
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText
+from llmweb.fetch.html.author_lines import signed_posts, with_author_lines
 from llmweb.fetch.html.between import restore_between
 from llmweb.fetch.html.bios import drop_author_bios
 from llmweb.fetch.html.cards import drop_card_fields, drop_signatures
@@ -437,6 +439,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         and drop_signatures(root)
     ):
         fired.append("signatures")
+    # a thread without markup: its posts' posters and dates, before its links become text (.author_lines)
+    signed = signed_posts(root) if layers.author_lines and not (posts or article or entry or product) else []
     region = [] if posts else declared_main(root) or (main_region(root) if documentation else [])
     if not region and not posts and not article:
         region = _html_main(root)  # its links made text below: a listing's items are links
@@ -698,6 +702,14 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 one_post = text
                 text = "\n\n".join(part for part in (found[0], text, found[1]) if part)
                 fired.append("post_run")
+        if (
+            layers.author_lines
+            and "post_run" not in fired
+            and (lines := with_author_lines(signed, text)) is not None
+        ):
+            # a thread without markup read by trafilatura or jusText: its posts' author lines (.author_lines)
+            text = lines
+            fired.append("author_lines")
         if article and layers.closing_heading:
             closed = _without_closing_headings(text)
             if closed != text:
@@ -736,7 +748,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if landing is not None:
             # from its main heading on only now: the test weighs the whole landing text
             text = "\n\n".join(from_main_heading(landing.split("\n\n")))
-            fired = [layer for layer in fired if layer != "post_run"] + ["landing"]
+            fired = [layer for layer in fired if layer not in ("post_run", "author_lines")] + ["landing"]
     if layers.toolbar and "item_list" in fired:
         bare = without_toolbar(text)
         if bare != text:

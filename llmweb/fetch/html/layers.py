@@ -42,6 +42,7 @@ class Layers:
     thread_json_ld: bool = True  # a thread read post by post from the posts its JSON-LD lists (.posts)
     card_fields: bool = True  # the statistics fields of a forum's poster cards dropped (.cards)
     signatures: bool = True  # the posters' signatures under a thread's posts dropped (.cards)
+    author_lines: bool = True  # an unmarked thread's posts under their author lines (.author_lines)
     post_run: bool = True  # a thread's other posts beside the one trafilatura read (.post_run)
     quiet_forms: bool = True  # a form that asks for nothing read as the text it holds (.forms)
     thread_replies: bool = True  # a forum's or Q&A page's replies joined to its first post (.threads)

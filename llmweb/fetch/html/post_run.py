@@ -225,7 +225,13 @@ def _author_line(post: HtmlElement) -> str:
     """``**name** · date`` of a signed post, as :mod:`.posts` writes a marked one's."""
     link, dated = poster_link(post), shown_date(post)
     name = " ".join(link.text_content().split()) if link is not None else ""
-    date = " ".join(dated.text_content().split())[:_MAX_AUTHOR_CHARS] if dated is not None else ""
+    date = " ".join(dated.text_content().split()) if dated is not None else ""
+    return author_line(name, date)
+
+
+def author_line(name: str, date: str) -> str:
+    """``**name** · date``, or what of it is known, as :mod:`.posts` writes a marked post's."""
+    date = date[:_MAX_AUTHOR_CHARS]
     return " · ".join(part for part in (f"**{name}**" if name else "", date) if part)
 
 
