@@ -1,0 +1,114 @@
+"""Whether a line is part of a page's text, asked of one long text many times. Pure.
+
+:mod:`.shell` compares each line and sentence of a page's embedded data (up to
+``MAX_EMBEDDED_TEXT_CHARS``) with the page's visible text, both normalised to words of
+``\\w`` characters joined by single spaces. A substring search scans the whole text for each
+line the page does not show: a 2.2 MB article beside a JSON-LD FAQPage of 19,000 questions
+it never shows was 39 s of scanning (testbed's hostile page "faq-unshown"; 2 s now).
+:class:`SeenText` answers ``line in seen`` exactly as ``str`` does, from an index of the
+text's words built once the scanning has cost a tenth of a second.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
+
+# Characters scanned (the text's length once for each line sought) past which the words are
+# indexed. A scan here reads about 2.5 GB/s and indexing about 7 MB/s, so the index costs
+# what some 350 scans of its text do: this much scanning is about 0.1 s, which a 5 MB text
+# spends on 60 lines and no ordinary page comes near (a 100 KB article would need 3,000 lines).
+_SCAN_CHARS = 300_000_000
+# A word written more often than once in this many characters is not worth seeking place by
+# place (each place costs about what scanning 2,000 characters does): a line whose inner
+# words are all that common is scanned for, as before.
+_CHARS_PER_PLACE = 2000
+_PIECE_CHARS = 250_000  # the text is split into words this much at a time (a word is ~60 bytes as a str)
+_KEY_MASK = (1 << 32) - 1  # a word's hash as the index keeps it
+_PLACE_MASK = (1 << 32) - 1  # the place, below its word's hash
+
+
+class SeenText:
+    """A text through ``shell._normal`` (words of ``\\w`` characters, single spaces, no space
+    at either end) that answers ``line in seen`` for a line also through it, as ``str`` would.
+
+    A line is scanned for until that has cost about what indexing the text's words does
+    (:data:`_SCAN_CHARS`); then a line of three or more words is sought where the text writes
+    its rarest inner word whole (:class:`_WordPlaces`). A line of one or two words may begin
+    and end inside words, so it is still scanned for, once."""
+
+    def __init__(
+        self, text: str, *, scan_chars: int = _SCAN_CHARS, chars_per_place: int = _CHARS_PER_PLACE
+    ) -> None:
+        self.text = text
+        self._left = scan_chars  # characters to scan before the words are indexed
+        self._chars_per_place = chars_per_place
+        self._index: _WordPlaces | None = None
+
+    def __contains__(self, line: str) -> bool:
+        if self._index is None:
+            self._left -= len(self.text)
+            if self._left > 0:
+                return line in self.text
+            self._index = _WordPlaces(self.text, self._chars_per_place)
+        return self._index.holds(line)
+
+
+class _WordPlaces:
+    """Where each of a text's words is written, the words known by their hash alone: a place
+    is a candidate, and the line is compared with the text there. 12 bytes a word of text
+    (a dict of the words themselves took 82 MB for a 5 MB text of distinct numbers)."""
+
+    def __init__(self, text: str, chars_per_place: int) -> None:
+        self.text = text
+        self.chars_per_place = chars_per_place
+        starts = array("I")  # where each word begins, in the text's order
+        keys = array("I")  # each word's hash, in the text's order
+        start = 0
+        while start < len(text):
+            end = text.find(" ", start + _PIECE_CHARS)
+            end = len(text) if end < 0 else end
+            words = text[start:end].split(" ")
+            starts.extend(accumulate([len(w) + 1 for w in words[:-1]], initial=start))
+            keys.extend([hash(w) & _KEY_MASK for w in words])
+            start = end + 1
+        # each place with its word's hash above it, sorted: the places grouped by hash (one list
+        # of ints, 36 bytes a word while it lasts)
+        packed = [key << 32 | place for place, key in enumerate(keys)]
+        del keys
+        packed.sort()
+        self.starts = starts
+        self.places = array("I", map(_PLACE_MASK.__and__, packed))
+        self.keys = array("I", map((32).__rrshift__, packed))  # the hash at each of those places
+        self._short: dict[str, bool] = {}  # the lines of one or two words answered
+
+    def holds(self, line: str) -> bool:
+        if not line:
+            return True
+        text = self.text
+        words = line.split(" ")
+        if len(words) < 3:  # its ends may be parts of words: nothing to look up, scanned for once
+            if line not in self._short:
+                self._short[line] = line in text
+            return self._short[line]
+        # the places of the rarest inner word, which the text writes whole wherever it holds the line
+        ranges = [self._run(hash(w) & _KEY_MASK) for w in words[1:-1]]
+        rarest = min(range(len(ranges)), key=lambda i: ranges[i][1] - ranges[i][0])
+        low, high = ranges[rarest]
+        if (high - low) * self.chars_per_place > len(text):
+            return line in text
+        before = rarest + 1  # words of the line before the rarest
+        head = len(words[0]) + 1
+        starts = self.starts
+        for place in self.places[low:high]:
+            if (
+                place >= before
+                and (begin := starts[place - rarest] - head) >= 0
+                and text.startswith(line, begin)
+            ):
+                return True
+        return False
+
+    def _run(self, key: int) -> tuple[int, int]:
+        return bisect_left(self.keys, key), bisect_right(self.keys, key)
