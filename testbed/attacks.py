@@ -254,10 +254,11 @@ def many_blocks_page(blocks: int, visible_bytes: int) -> bytes:
 def unshown_faq_article(questions: int, paragraphs: int) -> bytes:
     """An article of ``paragraphs`` long paragraphs whose JSON-LD FAQPage declares ``questions``
     questions and answers the page never shows: each line of them was sought in the whole
-    visible text, the 2 MB of it scanned some 100,000 times."""
+    visible text, the 2 MB of it scanned some 100,000 times. The answers are two words, which
+    may begin and end inside the text's words."""
     faq = b",".join(
         b'{"@type":"Question","name":"Czy pytanie %d ma odpowiedz?",'
-        b'"acceptedAnswer":{"@type":"Answer","text":"Tak, odpowiedz %d jest krotka."}}' % (i, i)
+        b'"acceptedAnswer":{"@type":"Answer","text":"Odpowiedz %d."}}' % (i, i)
         for i in range(questions)
     )
     filler = (
@@ -367,9 +368,9 @@ def hostile_bodies() -> list[Hostile]:
         ),
         Hostile(
             "faq-unshown",
-            "2.2 MB article beside a JSON-LD FAQPage of 19,000 questions it never shows",
+            "2.2 MB article beside a JSON-LD FAQPage of 21,000 questions it never shows",
             "text/html",
-            unshown_faq_article(19_000, 4_800),
+            unshown_faq_article(21_000, 4_800),
             (),
         ),
         # issue 19: small pages whose reading was quadratic, found by review
