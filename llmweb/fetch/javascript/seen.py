@@ -1,9 +1,10 @@
 """Whether a line is part of a page's text, asked of one long text many times. Pure.
 
 :mod:`.shell` compares each line and sentence of a page's embedded data with the page's
-visible text, both normalised to words of ``\\w`` characters joined by single spaces. A substring search scans the whole text for each
-line the page does not show: a 2.2 MB article beside a JSON-LD FAQPage of 21,000 questions
-it never shows was 37 s of scanning (testbed's hostile page "faq-unshown"; 2 s now).
+visible text, both normalised to words of ``\\w`` characters joined by single spaces. A
+substring search scans the whole text for each line the page does not show: a 2.2 MB
+article beside a JSON-LD FAQPage of 21,000 questions it never shows was 37 s of scanning
+(testbed's hostile page "faq-unshown"; 2 s now).
 :class:`SeenText` answers ``line in seen`` exactly as ``str`` does, from an index of the
 text's words built once the scanning has cost a tenth of a second.
 """
