@@ -251,6 +251,29 @@ def many_blocks_page(blocks: int, visible_bytes: int) -> bytes:
     )
 
 
+def unshown_faq_article(questions: int, paragraphs: int) -> bytes:
+    """An article of ``paragraphs`` long paragraphs whose JSON-LD FAQPage declares ``questions``
+    questions and answers the page never shows: each line of them was sought in the whole
+    visible text, the 2 MB of it scanned some 100,000 times. The answers are two words, which
+    may begin and end inside the text's words."""
+    faq = b",".join(
+        b'{"@type":"Question","name":"Czy pytanie %d ma odpowiedz?",'
+        b'"acceptedAnswer":{"@type":"Answer","text":"Odpowiedz %d."}}' % (i, i)
+        for i in range(questions)
+    )
+    filler = (
+        b"<p>Akapit %d. " + b"Tekst artykulu o parkach, bibliotekach i tramwajach w miescie. " * 7 + b"</p>"
+    )
+    return (
+        b'<html><head><title>Parki</title><script type="application/ld+json">'
+        b'{"@context":"https://schema.org","@type":"FAQPage","mainEntity":[' + faq + b"]}</script>"
+        b"</head><body><article><h1>Parki</h1>"
+        + "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
+        + b"".join(filler % i for i in range(paragraphs))
+        + b"</article></body></html>"
+    )
+
+
 TEXT_LINE = b"BT /F1 12 Tf 72 712 Td (Hello world) Tj ET\n"
 """A PDF content-stream line that draws text: 5 operations in 43 bytes."""
 
@@ -341,6 +364,13 @@ def hostile_bodies() -> list[Hostile]:
             "article of one short paragraph 24,000 times (2.1 MB)",
             "text/html",
             repeated_paragraph_article(24_000),
+            (),
+        ),
+        Hostile(
+            "faq-unshown",
+            "2.2 MB article beside a JSON-LD FAQPage of 21,000 questions it never shows",
+            "text/html",
+            unshown_faq_article(21_000, 4_800),
             (),
         ),
         # issue 19: small pages whose reading was quadratic, found by review

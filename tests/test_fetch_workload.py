@@ -104,6 +104,15 @@ def test_an_article_of_one_paragraph_written_thousands_of_times_is_read(httpserv
     assert paragraph(1, 0) in got.text
 
 
+def test_an_article_beside_a_faq_of_thousands_of_questions_it_never_shows_is_read(
+    httpserver_ipv4: HTTPServer,
+) -> None:
+    # each line of the FAQ was sought in the whole visible text: past the deadline, a Timeout
+    hostile = BY_NAME["faq-unshown"]
+    got = web_fetch(serve(httpserver_ipv4, hostile.body, hostile.content_type))
+    assert all(paragraph(0, i) in got.text for i in range(12))
+
+
 @pytest.mark.parametrize(
     ("name", "cause"),
     [

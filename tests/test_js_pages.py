@@ -11,11 +11,14 @@ import json
 
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from llmweb.errors import NeedsJavaScript, NoReadableText
 from llmweb.fetch import limits
 from llmweb.fetch.html.extract import read_html_page
 from llmweb.fetch.javascript.embedded import Budget, read_embedded
+from llmweb.fetch.javascript.seen import SeenText
 from llmweb.render import error_object, render_error
 
 URL = "https://food.example.com/recipes/42"
@@ -812,3 +815,21 @@ def test_a_shell_whose_noscript_only_asks_for_javascript_is_still_refused() -> N
     html = page("<noscript>You need to enable JavaScript to run this app.</noscript>" + EMPTY_APP)
     with pytest.raises(NeedsJavaScript):
         read(html)
+
+
+# words that hold one another, so a line may begin and end inside the text's words
+_SEEN_WORDS = st.lists(st.sampled_from(["a", "b", "ab", "ba", "aab", "bab", "c"]), max_size=40).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_SEEN_WORDS, _SEEN_WORDS, st.integers(0, 3), st.integers(0, 3))
+def test_an_indexed_seen_text_holds_a_line_exactly_where_the_text_does(
+    text: str, line: str, cut_front: int, cut_back: int
+) -> None:
+    # judge's comparisons of the data with the visible text, indexed at once and place by place
+    line = " ".join(line[cut_front : len(line) - cut_back].split())
+    seen = SeenText(text, scan_chars=0, chars_per_place=0)
+    assert (line in seen) == (line in text)
+    assert all(
+        (text[i:j].strip() in seen) for i in range(len(text)) for j in range(i, min(len(text), i + 12))
+    )

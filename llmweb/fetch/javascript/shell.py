@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from llmweb.fetch.javascript.chrome import without_chrome
 from llmweb.fetch.javascript.embedded import Block, EmbeddedText
 from llmweb.fetch.javascript.schema_org import thing_parts
+from llmweb.fetch.javascript.seen import SeenText
 from llmweb.fetch.limits import MIN_TEXT_CHARS
 
 Kind = Literal["visible", "embedded", "description", "shell", "chrome", "empty"]
@@ -93,11 +94,11 @@ def judge(
         # promotions). On WCXB dev's tuning part this took 3 product pages from F1 0.19 to 0.46.
         blocks = [b for b in blocks if b.declared]
     # each text normalised once: a page of many blocks compared each with the whole visible text
-    in_blocks = _normal("\n\n".join(b.text for b in blocks))
+    in_blocks = SeenText(_normal("\n\n".join(b.text for b in blocks)))
     if real and len(real) < MIN_TEXT_CHARS and not _missing_from(real, in_blocks):
         # a scrap the extractor took from the data itself (JSON-LD steps): the data says it better
         visible = real = normal = ""
-    in_visible = normal
+    in_visible = SeenText(normal)  # sought once for each line of the data
     new = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, in_visible))]
     # Beside a real visible text on the page's subject, only declared data (schema.org: the
     # page's own subject) may take the page over. A framework's state also holds menus,
@@ -141,7 +142,7 @@ def judge(
     # the visible scrap stays when it says something the data does not; the data then gives
     # everything the kept scrap lacks (not only what the whole visible text lacked)
     own = real if real and not off_subject and _missing_from(real, in_blocks) else ""
-    in_own = _normal(own)
+    in_own = SeenText(_normal(own))
     given = [replace(b, text=t) for b in blocks if (t := _missing_from(b.text, in_own))]
     recovered = "\n\n".join(b.text for b in given)
     if len(recovered) + len(own) >= MIN_TEXT_CHARS and recovered:
@@ -329,7 +330,7 @@ def _has_description(text: str) -> bool:
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-def _unshown(text: str, seen: str) -> str:
+def _unshown(text: str, seen: SeenText) -> str:
     """``text`` (its first line, the "Type: name" heading, kept) less the sentences ``seen``
     (a text through _normal) holds, line by line."""
     head, *lines = text.split("\n")
@@ -341,7 +342,7 @@ def _unshown(text: str, seen: str) -> str:
     return "\n".join([head, *kept]).strip()
 
 
-def _missing_from(text: str, seen: str) -> str:
+def _missing_from(text: str, seen: SeenText) -> str:
     """The lines of ``text`` that ``seen`` (a text through _normal) does not already hold
     (the first line, a block's "Type: name" heading, stays with any line kept)."""
     lines = text.split("\n")
@@ -355,7 +356,7 @@ def _missing_from(text: str, seen: str) -> str:
 _SAMPLE_WORDS = 8  # a long line is held when most of its 8-word runs sampled across it are
 
 
-def _covered(line: str, seen: str) -> bool:
+def _covered(line: str, seen: SeenText) -> bool:
     normal = _normal(re.sub(r"^(?:[-•*]|\d+\.|[A-Z][\w ]{0,30}:)\s+", "", line.strip()))
     if not normal:
         return True
