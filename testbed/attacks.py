@@ -200,11 +200,13 @@ def nested_json_ld_article(depth: int) -> bytes:
 
 
 def repeated_paragraph_article(paragraphs: int) -> bytes:
-    """An article of one short paragraph written ``paragraphs`` times, under the count llmweb
-    reads: trafilatura reads it once, and jusText's second opinion, asked after so short a
-    reading, looked from each copy to its nearest long paragraph through all the others."""
+    """An article of twelve paragraphs, then one short paragraph written ``paragraphs`` times,
+    under the count llmweb reads: trafilatura reads that one once, and jusText's second opinion,
+    asked after so short a reading, looked from each copy to its nearest long paragraph through
+    all the others."""
     return (
         b"<html><head><title>Kronika</title></head><body><article><h1>Kronika</h1>"
+        + "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
         + f"<p>{paragraph(1, 0)}</p>".encode() * paragraphs
         + b"</article></body></html>"
     )
