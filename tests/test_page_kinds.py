@@ -485,25 +485,18 @@ def test_an_opening_post_described_only_in_json_ld_is_read_from_the_container_it
     assert text.index(POSTS[0][2]) < text.index(POSTS[1][2])
 
 
-def test_a_posts_date_given_as_a_timestamp_is_written_as_the_page_shows_it() -> None:
-    # the date property a <meta> holding a timestamp, the date shown beside it a <time> of the same
-    # instant written another way (-0500 against -05:00)
+# the date property a <meta> holding a timestamp, the date shown beside it a <time> of the same
+# instant written another way (-0500 against -05:00), or a second off it (the property's fraction
+# of a second cut, 10:00:00, the <time>'s rounded up, 10:00:01)
+@pytest.mark.parametrize(
+    ("stored", "shown"),
+    [("T05:00:00-05:00", "T05:00:00-0500"), ("T10:00:00Z", "T10:00:01Z")],
+)
+def test_a_posts_date_given_as_a_timestamp_is_written_as_the_page_shows_it(stored: str, shown: str) -> None:
     thread = re.sub(
         r'<time class="u-dt" itemprop="datePublished" datetime="2023-12-2(\d)T10:00:00\+0000">',
-        r'<meta itemprop="datePublished" content="2023-12-2\1T05:00:00-05:00">'
-        r'<time class="u-dt" datetime="2023-12-2\1T05:00:00-0500">',
-        marked_thread(),
-    )
-    text = read_html_page(thread, "https://forum.example/threads/lights.1/").text
-    assert author_lines_in(text) == [(author, when) for author, when, _ in POSTS]
-
-
-def test_a_posts_date_a_second_off_the_shown_one_is_written_as_the_page_shows_it() -> None:
-    # the date property's fraction of a second cut (10:00:00), the <time> beside it rounded up (10:00:01)
-    thread = re.sub(
-        r'<time class="u-dt" itemprop="datePublished" datetime="2023-12-2(\d)T10:00:00\+0000">',
-        r'<meta itemprop="datePublished" content="2023-12-2\1T10:00:00Z">'
-        r'<time class="u-dt" datetime="2023-12-2\1T10:00:01Z">',
+        rf'<meta itemprop="datePublished" content="2023-12-2\1{stored}">'
+        rf'<time class="u-dt" datetime="2023-12-2\1{shown}">',
         marked_thread(),
     )
     text = read_html_page(thread, "https://forum.example/threads/lights.1/").text
@@ -2445,17 +2438,21 @@ def test_an_offers_terms_said_again_under_each_offer_are_kept() -> None:
     assert text.count("The offer has no cash value") == 3
 
 
-def test_a_faq_pages_questions_do_not_declare_a_thread() -> None:
-    # a shop's or a service's FAQ declares its questions and answers inside a FAQPage: a section
-    # of the page, not a discussion; a Q&A page or a forum's posting declared beside one still is
-    faq = {
+def faq_page(question: str, answer: str) -> dict[str, object]:
+    """A shop's FAQ section as its JSON-LD declares it: a FAQPage of one question."""
+    return {
         "@context": "https://schema.org",
         "@type": "FAQPage",
         "mainEntity": [
-            {"@type": "Question", "name": "Is it dishwasher safe?",
-             "acceptedAnswer": {"@type": "Answer", "text": "Yes, on the top rack."}},
+            {"@type": "Question", "name": question, "acceptedAnswer": {"@type": "Answer", "text": answer}}
         ],
-    }  # fmt: skip
+    }
+
+
+def test_a_faq_pages_questions_do_not_declare_a_thread() -> None:
+    # a shop's or a service's FAQ declares its questions and answers inside a FAQPage: a section
+    # of the page, not a discussion; a Q&A page or a forum's posting declared beside one still is
+    faq = faq_page("Is it dishwasher safe?", "Yes, on the top rack.")
     assert not declares_thread(json_ld(faq))
     assert declares_thread(json_ld(faq) + json_ld({"@type": "QAPage", "mainEntity": {"@type": "Question"}}))
     assert declares_thread(json_ld(faq) + '<article itemtype="https://schema.org/DiscussionForumPosting">')
@@ -2464,14 +2461,7 @@ def test_a_faq_pages_questions_do_not_declare_a_thread() -> None:
 def test_a_review_widgets_reviews_marked_by_their_data_attributes_are_left_out() -> None:
     # a review widget whose classes say "rev" marks each review with its data attributes
     # (data-review-id); the page's FAQ, declared as a FAQPage, does not make its reviews a thread
-    faq = {
-        "@context": "https://schema.org",
-        "@type": "FAQPage",
-        "mainEntity": [
-            {"@type": "Question", "name": "Does the whistle come off?",
-             "acceptedAnswer": {"@type": "Answer", "text": "Yes: lift it off to boil quietly."}},
-        ],
-    }  # fmt: skip
+    faq = faq_page("Does the whistle come off?", "Yes: lift it off to boil quietly.")
     reviews = "".join(
         f'<div class="wdg-rev" data-review-id="r{i}" data-verified-buyer="true"><div class="wdg-rev__header">'
         f'<span class="wdg-rev__rating" aria-label="5 star review" role="img"></span>'
