@@ -212,6 +212,18 @@ def repeated_paragraph_article(paragraphs: int) -> bytes:
     )
 
 
+def sibling_asides_article(asides: int) -> bytes:
+    """An article whose twelve paragraphs are followed by ``asides`` sibling <aside> boxes: each
+    box looked through all its siblings for the story's paragraphs around it."""
+    return (
+        b'<html><head><title>Porady</title><meta property="og:type" content="article"></head>'
+        b"<body><article><h1>Porady</h1>"
+        + "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
+        + b"<aside><p>Porada.</p></aside>" * asides
+        + b"</article></body></html>"
+    )
+
+
 def repeated_script(opening: bytes, times: int) -> bytes:
     """A shell whose one script is ``opening`` (the start of a data literal) ``times`` over, never
     closed: each occurrence used to be parsed with the whole rest of the script."""
@@ -373,6 +385,13 @@ def hostile_bodies() -> list[Hostile]:
             "2.2 MB article beside a JSON-LD FAQPage of 21,000 questions it never shows",
             "text/html",
             unshown_faq_article(21_000, 4_800),
+            (),
+        ),
+        Hostile(
+            "sibling-asides",
+            "article followed by 20,000 sibling <aside> boxes (0.6 MB)",
+            "text/html",
+            sibling_asides_article(20_000),
             (),
         ),
         # issue 19: small pages whose reading was quadratic, found by review

@@ -113,6 +113,13 @@ def test_an_article_beside_a_faq_of_thousands_of_questions_it_never_shows_is_rea
     assert all(paragraph(0, i) in got.text for i in range(12))
 
 
+def test_an_article_followed_by_thousands_of_asides_is_read(httpserver_ipv4: HTTPServer) -> None:
+    # each <aside> looked through every sibling for the story's paragraphs: past the deadline
+    hostile = BY_NAME["sibling-asides"]
+    got = web_fetch(serve(httpserver_ipv4, hostile.body, hostile.content_type))
+    assert all(paragraph(0, i) in got.text for i in range(12))
+
+
 @pytest.mark.parametrize(
     ("name", "cause"),
     [

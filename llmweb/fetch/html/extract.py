@@ -32,6 +32,7 @@ import functools
 import re
 import secrets
 import string
+from itertools import islice
 from typing import Any, NamedTuple
 
 import justext
@@ -1299,6 +1300,9 @@ def _not_chrome(el: HtmlElement) -> bool:
 
 # a paragraph of an article's text beside an <aside>, at least this long: not a caption or a label
 _STORY_PARAGRAPH_CHARS = 60
+# siblings looked at each way for that paragraph: a tip box stands among the story's paragraphs,
+# and a page of 20,000 sibling asides made the look quadratic (61 s)
+_STORY_SIBLINGS = 10
 
 
 def _aside_in_story(el: HtmlElement) -> bool:
@@ -1318,7 +1322,7 @@ def _aside_in_story(el: HtmlElement) -> bool:
     return all(
         any(
             sibling.tag == "p" and len(sibling.text_content()) >= _STORY_PARAGRAPH_CHARS
-            for sibling in el.itersiblings(preceding=before)
+            for sibling in islice(el.itersiblings(preceding=before), _STORY_SIBLINGS)
         )
         for before in (True, False)
     )
