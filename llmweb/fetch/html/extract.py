@@ -1475,7 +1475,6 @@ def _protect_code_blocks(root: HtmlElement, html: str) -> CodeBlocks:
 # A code block's header that names its language ("js" above MDN's examples, "Python" beside
 # Microsoft Learn's Copy button): the fence says it already (```js), and the label read as a
 # line of text of its own was a word the page's text lacks, before every example.
-_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _LABEL_LEVELS = 2  # the block's wrappers it may open, as the first thing in each
 
 
