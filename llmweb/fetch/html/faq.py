@@ -41,18 +41,20 @@ _MAX_DEPTH = 8  # JSON-LD nesting looked through (@graph, mainEntity, a list of 
 _MAX_QUESTIONS = 50
 
 
-def declared_answers(root: HtmlElement, page: str) -> list[tuple[str, str]]:
+def declared_answers(root: HtmlElement) -> list[tuple[str, str]]:
     """The questions and answers the page's JSON-LD declares in a FAQPage, each answer as plain
     text, where the page's body holds the answer too (shown or hidden). Read before the page's
     hidden elements and scripts go (.extract)."""
-    if "FAQPage" not in page:  # one substring search spares the tree's on other pages
-        return []
-    declared = (
-        pair
+    data = [
+        script.text
         for script in root.iter("script")
-        if (script.get("type") or "").strip().lower() == "application/ld+json"
-        for pair in _questions(json_ld_data(script.text or ""), 0)
-    )
+        if script.text and (script.get("type") or "").strip().lower() == "application/ld+json"
+    ]
+    # the scripts' text is searched, not the page's: a search of a page with curly quotes in it
+    # (stored two bytes a character) costs 0.1 ms on the article set, most of which declare no FAQ
+    if not any("FAQPage" in text for text in data):
+        return []
+    declared = (pair for text in data for pair in _questions(json_ld_data(text), 0))
     pairs = list(islice(declared, _MAX_QUESTIONS))
     body = root.find("body")
     if not pairs or body is None:

@@ -55,6 +55,7 @@ _WIDGET = etree.XPath(
     " | ancestor::details"
 )
 _NEEDLES = ("isclaim", "isclos")  # Disclaimer, disclosures, contentAdvertiserDisclosure
+_STEM = "iscl"  # both begin so
 _LOOK_BACK = 300  # characters before a word, to its tag's start: a class attribute's other names
 _MAX_LOOKS = 200  # places read back; a page's footer links say the words a few times
 _MAX_SHARE = 0.5  # of the page's text: more is the page itself
@@ -68,20 +69,21 @@ def may_hold_small_print(html: str) -> bool:
     name: most pages that say them do so in a footer's link ("Disclaimer", "/disclosures"), and
     the tree's search of every attribute costs as much again (on WCXB dev's pages, 0.6 ms a page
     for these searches, and 1.0 ms for the tree's on the 15 % of pages they let through)."""
-    looked = 0
-    for needle in _NEEDLES:
-        at = html.find(needle)
-        while at != -1:
-            looked += 1
-            if looked > _MAX_LOOKS:
-                return True  # a page saying them thousands of times: the tree's search decides
+    # one search for both words' beginning: a search of a page with curly quotes in it (stored
+    # two bytes a character) costs 0.1 ms on the article set
+    at, looked = html.find(_STEM), 0
+    while at != -1:
+        looked += 1
+        if looked > _MAX_LOOKS:
+            return True  # a page saying them thousands of times: the tree's search decides
+        if html.startswith(_NEEDLES, at):
             before = html[max(0, at - _LOOK_BACK) : at]
             tag = before.rfind("<")
             if tag > before.rfind(">"):  # inside a tag: the attribute whose value this is
                 name = before[: before.rfind("=")].rstrip().lower()
                 if name.endswith(("class", "id")):
                     return True
-            at = html.find(needle, at + 1)
+        at = html.find(_STEM, at + 1)
     return False
 
 
