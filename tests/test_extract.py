@@ -674,6 +674,43 @@ def test_a_note_after_an_articles_body_in_a_container_of_its_own_is_left_out() -
     assert SENTENCE.strip() in text
 
 
+def story_deep_in_wrappers(after: str) -> str:
+    """An article's body four wrappers down a page builder's layout, ``after`` beside the
+    outermost wrapper below it."""
+    story = f'<article><h1>Parks budget approved</h1><div class="story">{PARAGRAPH * 4}</div></article>'
+    wrapped = f'<div class="a"><div class="b"><div class="c">{story}</div></div></div>'
+    return page(
+        f'<main><div class="site">{wrapped}{after}</div></main>',
+        '<meta property="og:type" content="article">',
+    )
+
+
+def test_a_pitch_after_an_articles_body_several_wrappers_up_is_left_out() -> None:
+    # a consultancy's blog: its services pitched under the post, outside the post's wrappers
+    pitch = (
+        '<div class="component"><h3>Stay ahead with Acme</h3><p>The Acme advisory practice spans '
+        "sell-side, buy-side and due diligence work for companies of every size, in forty countries, and "
+        "its bankers have advised on more mid-market deals than any other firm in the last ten years.</p>"
+        "<p>Technology expertise for middle-market transactions, from the first meeting with a buyer to "
+        "the day the deal closes and beyond.</p></div>"
+    )
+    text = extract_page(story_deep_in_wrappers(pitch)).text
+    assert "advisory practice" not in text
+    assert "Technology expertise" not in text
+    assert SENTENCE.strip() in text
+
+
+def test_a_pages_own_sections_after_its_intro_several_wrappers_up_stay() -> None:
+    # a service page declared an article: its sections below the intro outweigh the intro
+    step = "We map every source of data the client holds, raw or unstructured, and what it feeds. "
+    steps = "".join(
+        f'<div class="group"><h3>Step {i}: review the data</h3><p>{step * 2}</p></div>' for i in range(1, 7)
+    )
+    text = extract_page(story_deep_in_wrappers(steps)).text
+    assert "Step 3: review the data" in text
+    assert SENTENCE.strip() in text
+
+
 def story_then_other_stories(head: str) -> str:
     """A news site's "Read this next" section under the story's wrappers: a labelled block of
     cards, each a linked headline, its date and a teaser, together longer than half the story."""
