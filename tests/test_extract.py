@@ -535,7 +535,9 @@ def test_a_manuals_breadcrumb_trail_is_left_out() -> None:
         assert "manual" in read.fired
         assert "Resolves names." in read.text
         assert "start" not in read.text and "Docs" not in read.text and "Network" not in read.text
-    wrapper = manual("<p>Resolves names.</p>").replace('<div class="column">', '<main><div class="breadcrumb-page">', 1)
+    wrapper = manual("<p>Resolves names.</p>").replace(
+        '<div class="column">', '<main><div class="breadcrumb-page">', 1
+    )
     read = extract_page(wrapper.replace("</body>", "</main></body>", 1))
     assert "manual" in read.fired and "Resolves names." in read.text
 
