@@ -385,9 +385,10 @@ _FOOTER_NAME = re.compile(r"(?:^|\s)(?:[\w-]*[-_])?footer(?:\s|$)", re.I)
 # "std::result", "You are here: start > searching"): a block a class, id, ARIA label or
 # schema.org type names a breadcrumb, of a line's length. A reader has the page's title; WCXB's
 # gold leaves the trail out on 22 of the 25 documentation pages and articles with code of its
-# tuning part that show one (the 3 others keep only the title's words it ends with), all 12 read
-# as manuals. Trails of three links or more above the title went as menus (_menus_above_title);
-# these are the shorter ones, the ones under it, and those of pages naming their generator.
+# tuning part where such a name is found (on the 3 others, only the title's words the trail ends
+# with, or a class of the <html> element), and on all 12 of them read as manuals. Trails of three
+# links or more above the title went as menus (_menus_above_title); these are the shorter ones
+# ("std::result"), the ones under the title, and those of pages naming their generator.
 _TRAILS = etree.XPath(
     "descendant::*/@class[contains(translate(., 'BREADCUM', 'breadcum'), 'breadcrumb')]/.."
     " | descendant::*/@id[contains(translate(., 'BREADCUM', 'breadcum'), 'breadcrumb')]/.."
