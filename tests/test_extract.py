@@ -519,6 +519,29 @@ def test_the_menus_above_a_manuals_title_are_left_out() -> None:
     assert "- nsswitch" in read.text.split("\n")  # links under the title are the manual's
 
 
+def test_a_manuals_breadcrumb_trail_is_left_out() -> None:
+    # two links above the title (too few for a menu), a trail named once by its class and once
+    # by its ARIA label and schema.org type, and a wrapper named as one that holds the text
+    trails = (
+        '<div class="doc-breadcrumbs">You are here: <a href="/">start</a> &gt; <a href="/net/">network</a></div>',
+        '<ol aria-label="Breadcrumb" itemscope itemtype="https://schema.org/BreadcrumbList">'
+        '<li><a href="/">Docs</a></li><li><a href="/net/">Network</a></li></ol>',
+    )
+    for trail in trails:
+        html = manual("<p>Resolves names.</p>").replace(
+            '<div class="column">', f'<main><div class="column">{trail}', 1
+        )
+        read = extract_page(html.replace("</body>", "</main></body>", 1))
+        assert "manual" in read.fired
+        assert "Resolves names." in read.text
+        assert "start" not in read.text and "Docs" not in read.text and "Network" not in read.text
+    wrapper = manual("<p>Resolves names.</p>").replace(
+        '<div class="column">', '<main><div class="breadcrumb-page">', 1
+    )
+    read = extract_page(wrapper.replace("</body>", "</main></body>", 1))
+    assert "manual" in read.fired and "Resolves names." in read.text
+
+
 def test_a_short_manual_page_is_returned_rather_than_taken_for_a_javascript_shell() -> None:
     html = page(
         '<div class="toc"><a href="a.html">Other constant</a></div><div class="column"><h1>Constant '

@@ -326,6 +326,7 @@ def manual_body(
     without its ``<time>`` elements)."""
     tree = copy.deepcopy(region)
     etree.strip_elements(tree, *_UNSEEN, with_tail=False)
+    drop_trails(tree)
     holders = _in_page_link_holders(tree) if drop_contents else set()
     titles = {_title(head) for head in tree.iter(*_HEADINGS)} if holders else set()
     # A manual's dates: a <time> in a region read whole is a date the page states about itself, a
@@ -378,6 +379,34 @@ def _navigation(el: HtmlElement) -> bool:
 # "footer"): a word of the block's class or id ending in "footer", as main_region takes an id
 # ending in "content" for the main region ("article-footer__inner", a part of one, is not).
 _FOOTER_NAME = re.compile(r"(?:^|\s)(?:[\w-]*[-_])?footer(?:\s|$)", re.I)
+
+
+# The trail of links to the pages above this one ("Docs > Tutorials > Get started", rustdoc's
+# "std::result", "You are here: start > searching"): a block a class, id, ARIA label or
+# schema.org type names a breadcrumb, of a line's length. A reader has the page's title; WCXB's
+# gold leaves the trail out on 22 of the 25 documentation pages and articles with code of its
+# tuning part where such a name is found (on the 3 others, only the title's words the trail ends
+# with, or a class of the <html> element), and on all 12 of them read as manuals. Trails of three
+# links or more above the title went as menus (_menus_above_title); these are the shorter ones
+# ("std::result"), the ones under the title, and those of pages naming their generator.
+_TRAILS = etree.XPath(
+    "descendant::*/@class[contains(translate(., 'BREADCUM', 'breadcum'), 'breadcrumb')]/.."
+    " | descendant::*/@id[contains(translate(., 'BREADCUM', 'breadcum'), 'breadcrumb')]/.."
+    " | descendant::*/@aria-label[contains(translate(., 'BREADCUM', 'breadcum'), 'breadcrumb')]/.."
+    " | descendant::*/@itemtype[contains(., 'BreadcrumbList')]/.."
+)
+_TRAIL_MAX = 200  # characters but spaces: a wrapper so named that holds the page is no trail
+
+
+def drop_trails(tree: etree._Element) -> None:
+    """Remove the breadcrumb trails of ``tree`` (a :func:`manual_body` copy)."""
+    dropped: set[etree._Element] = set()
+    for el in _TRAILS(tree):
+        if el is tree or any(above in dropped for above in el.iterancestors()):
+            continue
+        if _text_size(el) <= _TRAIL_MAX:
+            el.drop_tree()
+            dropped.add(el)
 
 
 # The page's own table of contents ("Table of Contents", "On this page", "In this article"): a
