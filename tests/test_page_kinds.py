@@ -2540,3 +2540,61 @@ def test_a_page_of_linked_headlines_keeps_each_entrys_title() -> None:
     html = page(body, title="Science and technology news | Example Times")
     text = read_html_page(html, "https://times.example/").text
     assert all(title in text for title in HEADLINES)
+
+
+RECIPE_SHELVES = {
+    "Top Rated Air Fryer Recipes": ["Crispy Air Fryer Salmon Bites", "Honey Chipotle Chicken Skewers", "Crispy Air Fryer Tofu Cubes"],
+    "Air Fryer Chicken Recipes": ["Yummy Air Fryer Chicken Tenders", "Crispy Gochujang Chicken Thighs", "Crispy Chicken Cutlets Tonight"],
+    "All Air Fryer Recipes": ["Crispy Smashed Potato Salad", "Garlic Black Pepper Beef Skewers", "Air Fryer Broccoli With Lemon"],
+}  # fmt: skip
+
+
+def test_an_index_of_entries_that_calls_itself_an_article_keeps_its_linked_headings() -> None:
+    # a recipe blog's category page says og:type article; its recipes are <article>s in shelves of
+    # three, each one link around its picture, its <h3> name and its rating, and no story beside them
+    shelves = "".join(
+        f"<section><h2>{shelf}</h2><div class='carousel'>"
+        + "".join(
+            f'<article class="cell"><a href="/r/{i}"><img src="/i/{i}.jpg" alt=""><h3>{name}</h3>'
+            f'<div class="rating"><span>{20 + 3 * k + i} reviews</span> / <span>5 average</span></div></a></article>'
+            for i, name in enumerate(names)
+        )
+        + "</div></section>"
+        for k, (shelf, names) in enumerate(RECIPE_SHELVES.items())
+    )
+    intro = (
+        "<p>I love a meal with crispiness and crunch, and these air fryer recipes deliver! The air fryer is a "
+        "weeknight dinner superstar for me, perfectly cooked salmon and crispy tofu in minutes.</p>"
+    )
+    body = f"<div class='content'><h1>Air Fryer Recipes</h1>{intro}{shelves}</div>"
+    head = '<meta property="og:type" content="article">'
+    text = read_html_page(
+        page(body, head, title="Air Fryer Recipes"), "https://recipes.example/air-fryer"
+    ).text
+    top_rated, chicken, _ = RECIPE_SHELVES.values()
+    assert all(name in text for name in [*top_rated, *chicken])
+
+
+def test_a_story_that_calls_itself_an_article_leaves_its_linked_related_entries_links() -> None:
+    # the same shelves of <article>s under a story of more paragraphs than entries: other stories
+    story = "".join(
+        f"<p>Paragraph {i} of the story about air fryers, long enough to be prose: it says how the machine "
+        "blows hot air around the food, how long each dish takes, and what to watch for on the way.</p>"
+        for i in range(12)
+    )
+    shelves = "".join(
+        f"<section><h2>{shelf}</h2><div class='carousel'>"
+        + "".join(
+            f'<article class="cell"><a href="/r/{i}"><img src="/i/{i}.jpg" alt=""><h3>{name}</h3></a></article>'
+            for i, name in enumerate(names)
+        )
+        + "</div></section>"
+        for shelf, names in RECIPE_SHELVES.items()
+    )
+    body = f"<div class='content'><h1>How an air fryer works</h1>{story}{shelves}</div>"
+    head = '<meta property="og:type" content="article">'
+    text = read_html_page(
+        page(body, head, title="How an air fryer works"), "https://recipes.example/how"
+    ).text
+    assert "Paragraph 11 of the story" in text
+    assert not any(name in text for names in RECIPE_SHELVES.values() for name in names)

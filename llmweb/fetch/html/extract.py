@@ -57,7 +57,14 @@ from llmweb.fetch.html.forms import open_quiet_forms
 from llmweb.fetch.html.hidden import drop_screen_reader_text, hidden_chrome, may_hold_screen_reader_text
 from llmweb.fetch.html.interleaved import boxes_between, container_with_gaps, enclosing, holds
 from llmweb.fetch.html.layers import ALL_LAYERS, Layers
-from llmweb.fetch.html.listing import Grid, item_grid, unlink_headlines, without_toolbar, write_list
+from llmweb.fetch.html.listing import (
+    Grid,
+    item_grid,
+    may_head_entries,
+    unlink_headlines,
+    without_toolbar,
+    write_list,
+)
 from llmweb.fetch.html.loose import wrap_loose_text
 from llmweb.fetch.html.manual import (
     declared_main,
@@ -585,9 +592,15 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
                 wrap_loose_text(plain)
             fired.append("loose_text")
         # a page of headlines: its linked headings made text, before trafilatura drops them as links
-        if layers.headlines and not (article or documentation) and unlink_headlines(root):
+        # (on a declared article only when they head <article>s of their own: an index's entries)
+        if (
+            layers.headlines
+            and not documentation
+            and (not article or may_head_entries(html))
+            and unlink_headlines(root, article=article)
+        ):
             if plain is not None:
-                unlink_headlines(plain)
+                unlink_headlines(plain, article=article)
             fired.append("headlines")
         body, comments = _trafilatura(root, url, fast=True, comments=thread)
         if plain is not None and body is not None:
