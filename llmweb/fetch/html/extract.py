@@ -596,7 +596,7 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         if (
             layers.headlines
             and not documentation
-            and (not article or may_head_entries(html))
+            and (not article or may_head_entries(root))
             and unlink_headlines(root, article=article)
         ):
             if plain is not None:

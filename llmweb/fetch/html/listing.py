@@ -87,6 +87,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from itertools import islice
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -441,11 +442,12 @@ _MIN_HEADLINES = 6
 _HEADLINE_SHARE = 0.5  # of the page's headings outside its chrome
 
 
-def may_head_entries(html: str) -> bool:
+def may_head_entries(root: HtmlElement) -> bool:
     """Whether a page that declares an article may be an index of entries for
-    :func:`unlink_headlines`: :data:`_MIN_HEADLINES` <article> tags or more in its HTML (a test of
-    the text, where the tree's search cost 0.15 ms a page over the dev pages that declare one)."""
-    return html.count("<article") >= _MIN_HEADLINES
+    :func:`unlink_headlines`: :data:`_MIN_HEADLINES` <article> elements or more, found by lxml in
+    C (the headings' search cost 0.15 ms a page over the dev pages that declare one, and a count
+    in the HTML of a page stored two bytes a character 0.1 ms)."""
+    return sum(1 for _ in islice(root.iter("article"), _MIN_HEADLINES)) >= _MIN_HEADLINES
 
 
 def unlink_headlines(root: HtmlElement, *, article: bool = False) -> bool:
