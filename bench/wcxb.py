@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench.extractors import Extractor, readability_lxml, trafilatura_default
 from bench.paths import CACHE
@@ -310,13 +311,8 @@ def run(workdir: Path) -> PartResult:
         "tuning": lambda p: p.id in tuning,
         "check": lambda p: p.id not in tuning,
     }
-    readings: list[Reading] = []
-
-    def ours(page: Page) -> str:
-        readings.append(read(page))
-        return readings[-1].text
-
-    texts, speed = timed(pages, ours)
+    readings, speed = read_all(pages)
+    texts = [reading.text for reading in readings]
     results: dict[str, list[Score]] = {
         WEB_FETCH: [word_scores(t, p.gold) for t, p in zip(texts, pages, strict=True)]
     }
@@ -345,7 +341,9 @@ def run(workdir: Path) -> PartResult:
         f"{len(pages)} pages of WCXB's dev split ({', '.join(f'{counts[k]} {k}' for k in TYPES)}); "
         f"the tuning part is {len(tuning)} pages (seed {TUNING_SEED}), the check part the "
         f"{dev_count - len(tuning)} others, never looked at. Word F1 as WCXB's evaluate.py "
-        "counts it, averaged over the pages of each type. Pages/s: CPU time of this process.",
+        "counts it, averaged over the pages of each type. Pages/s: the pages over the CPU seconds "
+        "of their reading (web_fetch's pages shared out among one worker per core, each timed in its "
+        "worker; a peer's in this process).",
         "",
     )
     for half, keep in halves.items():
@@ -446,7 +444,33 @@ def run(workdir: Path) -> PartResult:
     return part
 
 
-_ABLATED: Sequence[Page] = ()  # the pages a forked worker of `ablation` reads, by index
+_ABLATED: Sequence[Page] = ()  # the pages a forked worker of `read_all` or `ablation` reads, by index
+
+
+def _forked(work: Callable[[Any], Any], pages: Sequence[Page], jobs: Sequence[Any]) -> list[Any]:
+    """``work`` of each job, in order, in one forked worker per core that finds ``pages`` by index."""
+    global _ABLATED
+    _ABLATED = pages
+    try:
+        with ProcessPoolExecutor(os.cpu_count() or 1, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(work, jobs, chunksize=8))
+    finally:
+        _ABLATED = ()
+
+
+def _read_timed(index: int) -> tuple[Reading, float]:
+    started = time.process_time()
+    reading = read(_ABLATED[index])
+    return reading, time.process_time() - started
+
+
+def read_all(pages: Sequence[Page]) -> tuple[list[Reading], float]:
+    """web_fetch's reading of each page and its pages per second: the pages over the CPU seconds
+    their readings took, each timed in its worker (the pages shared out among the cores, half the
+    part's wall time that one process took)."""
+    done = _forked(_read_timed, pages, range(len(pages)))
+    seconds = sum(spent for _, spent in done)
+    return [reading for reading, _ in done], len(pages) / seconds if seconds else 0.0
 
 
 def _score_without(job: tuple[int, str]) -> Score:
@@ -460,16 +484,10 @@ def ablation(
     """Per layer and page type, on the pages where the layer fires: F1 with and without it.
 
     The readings without a layer are scores, not timings: they run in one forked worker per core."""
-    global _ABLATED
     traces = [trace(page, reading) for page, reading in zip(pages, readings, strict=True)]
     fired_by = {layer: [i for i, t in enumerate(traces) if layer in t] for layer in LAYER_NAMES}
     jobs = [(i, layer) for layer, fired in fired_by.items() for i in fired]
-    _ABLATED = pages
-    try:
-        with ProcessPoolExecutor(os.cpu_count() or 1, mp_context=multiprocessing.get_context("fork")) as pool:
-            scored = dict(zip(jobs, pool.map(_score_without, jobs, chunksize=8), strict=True))
-    finally:
-        _ABLATED = ()
+    scored = dict(zip(jobs, _forked(_score_without, pages, jobs), strict=True))
     rows = []
     for layer, fired in fired_by.items():
         off = {i: scored[(i, layer)] for i in fired}
