@@ -2575,7 +2575,7 @@ def test_an_index_of_entries_that_calls_itself_an_article_keeps_its_linked_headi
     assert all(name in text for name in [*top_rated, *chicken])
 
 
-def test_a_story_that_calls_itself_an_article_leaves_its_linked_related_entries_links() -> None:
+def test_a_story_that_calls_itself_an_article_leaves_out_the_entries_linked_below_it() -> None:
     # the same shelves of <article>s under a story of more paragraphs than entries: other stories
     story = "".join(
         f"<p>Paragraph {i} of the story about air fryers, long enough to be prose: it says how the machine "
