@@ -556,6 +556,12 @@ def test_nested_inline_code_keeps_its_words_in_order() -> None:
     assert "`shift x i` shifts `x` left by `i` bits." in extract_page(manual(doc)).text
 
 
+def declared_article(inner: str) -> str:
+    """A page that declares an article (og:type), its <main> holding the article: its title, then ``inner``."""
+    body = f"<main><article><h1>Parks budget approved</h1>{inner}</article></main>"
+    return page(body, '<meta property="og:type" content="article">')
+
+
 def article_with(block: str) -> str:
     body = f"<article><h1>Parks budget approved</h1>{PARAGRAPH}{block}{PARAGRAPH}{PARAGRAPH}</article>"
     return page(body, '<meta property="og:type" content="article">')
@@ -1992,8 +1998,7 @@ def test_an_accordions_collapsed_panels_are_read(controls: str) -> None:
         f"<p>Step {n} is explained in the panel, with what the council decided about it.</p></div></div>"
         for n in range(3)
     )
-    body = f"<main><article><h1>Parks budget approved</h1>{paragraphs}{steps}</article></main>"
-    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    text = extract_page(declared_article(f"{paragraphs}{steps}")).text
     assert all(f"Step {n} is explained in the panel" in text for n in range(3))
 
 
@@ -2077,8 +2082,7 @@ def test_a_heading_written_as_a_link_to_itself_is_read() -> None:
         f"<p>{SENTENCE * 2}Paragraph {n} explains the step.</p>"
         for n in range(3)
     )
-    body = f"<main><article><h1>Parks budget approved</h1><p>{SENTENCE * 2}</p>{sections}</article></main>"
-    text = extract_page(page(body, '<meta property="og:type" content="article">')).text
+    text = extract_page(declared_article(f"<p>{SENTENCE * 2}</p>{sections}")).text
     assert all(f"## Step {n} of the plan" in text for n in range(3))
 
 
