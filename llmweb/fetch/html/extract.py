@@ -544,15 +544,14 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
         fired.append("dialogs")
         if plain is not None:
             drop_dialogs(plain)
-    if (
-        not (posts or manual or article or declared_thread)
-        and layers.reviews
-        and may_hold_reviews(html)
-        and drop_reviews(root, data_marked=marks_reviews_in_data(html))
-    ):
+    reviews = (
+        not (posts or manual or article or declared_thread) and layers.reviews and may_hold_reviews(html)
+    )
+    data_marked = reviews and marks_reviews_in_data(html)  # one search of the page for both copies
+    if reviews and drop_reviews(root, data_marked=data_marked):
         fired.append("reviews")
         if plain is not None:
-            drop_reviews(plain, data_marked=marks_reviews_in_data(html))
+            drop_reviews(plain, data_marked=data_marked)
     if not (posts or manual) and layers.panels and open_panels(root):
         fired.append("panels")
         if plain is not None:
