@@ -194,6 +194,26 @@ def test_the_exact_identifier_gives_one_more_term_than_its_words() -> None:
     assert "taskgroup" not in english.terms("a group of tasks")
 
 
+# Words whose stems change more than their suffix, or keep few letters, or are no plain word:
+# the English stemmer's exceptions, a "y" made "i", an "e" added, identifiers joined across
+# a connector, numbers, a folded letter.
+STEMMED_APART = """dying lying tying vying skies cry cries tried using hoped ability relational
+    organization generously emergency sky news only early ugly gently idly io.open a.b.c x_y
+    TaskGroup --max-chars 2011 3.4.4: café’s naïve Ünicode rôle""".split()  # noqa: SIM905
+
+
+def test_giving_finds_every_piece_that_gives_an_asked_term() -> None:
+    """Only pieces that may give an asked term are analysed; none that does is missed."""
+    suffixes = """s ies ied ed ing ingly eed ly y ational ation ator iviti biliti ogi alize icate ful
+        ness ment e""".split()  # noqa: SIM905
+    stems = ["tr", "cr", "gen", "ab", "us", "hop", "rel", "sk", "d", "organ", "commun", "arsen"]
+    pieces = STEMMED_APART + [stem + suffix for stem, suffix in itertools.product(stems, suffixes)]
+    alone = {piece: Analyser("english").terms(piece) for piece in pieces}  # each piece analysed whole
+    for term in set(itertools.chain.from_iterable(alone.values())):  # one term asked at a time
+        expected = {piece: [term] * found.count(term) for piece, found in alone.items() if term in found}
+        assert Analyser("english").giving(pieces, [term]) == expected, term
+
+
 def test_polish_words_match_their_inflected_forms() -> None:
     polish = Analyser.for_page(POLISH_DOC)
     assert polish.language == "polish"

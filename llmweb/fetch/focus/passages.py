@@ -448,14 +448,7 @@ def passage_terms(
     clean = terms.clean_text(text)  # the same length as text: spans cut it the same way
     heading_pieces = {path: terms.split_pieces(" ".join(path)) for path in {s.headings[-2:] for s in spans}}
     pieces = [heading_pieces[span.headings[-2:]] + clean[span.start : span.end].split() for span in spans]
-    analyser.learn(chain.from_iterable(pieces))
-    terms_of = analyser.piece_terms()
-    wanted = set(asked)
-    hits_of = {
-        piece: [t for t in found if t in wanted]
-        for piece, found in terms_of.items()
-        if not wanted.isdisjoint(found)
-    }
+    hits_of = analyser.giving(chain.from_iterable(pieces), asked)
     # a passage's length is its count of words, which BM25 weighs the same way as terms
     documents = []
     for span, words in zip(spans, pieces, strict=True):
