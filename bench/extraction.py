@@ -88,9 +88,9 @@ def run_side_by_side(extractors: list[Extractor], pages: list[Page]) -> None:
     for extractor in todo:  # every page once untimed, so that the figure is a long-lived process's
         # pages/s: one-time costs (imports, trafilatura's and web_fetch's jusText stoplist, built on
         # the first page that needs it, 0.15 s) fell on whichever read first, moving the ratio of
-        # two extractors by up to 15% between runs of the same code. A Node.js extractor starts a
-        # process per page, so one page is enough.
-        for first in chosen[extractor.name][: 1 if extractor.needs_node else None]:
+        # two extractors by up to 15% between runs of the same code. A slow extractor reads only its
+        # first pages untimed (Extractor.warm_pages).
+        for first in chosen[extractor.name][: extractor.warm_pages]:
             with contextlib.suppress(Exception):
                 extractor.extract(first.html, first.url)
     texts, seconds, failures = _read_in_turns(todo, pages, chosen)

@@ -21,6 +21,7 @@ class Extractor:
     needs: tuple[str, ...] = ()  # importable modules
     needs_node: bool = False
     sample: int | None = None  # score only this many pages (seeded): for the slow ones
+    warm_pages: int | None = None  # pages read untimed before the timed pass (None: every page)
 
     def missing(self) -> str | None:
         """Why this extractor cannot run here, or None."""
@@ -151,11 +152,15 @@ ARTICLE_EXTRACTORS = (
         ("readabilipy", "markdownify"),
         needs_node=True,
         sample=24,  # a Node.js process per page, about 0.8 s each here: all pages would take minutes
+        warm_pages=1,  # its one-time cost is npm's, on the first page
     ),
     Extractor(
         "MCP fetch server without Node: readabilipy (pure Python) + markdownify",
         "the same with use_readability=False, what it falls back to without Node.js",
         _mcp_fetch(False),
         ("readabilipy", "markdownify"),
+        # 150 ms a page: a pass over every page untimed took 19 s, for one-time costs (its imports)
+        # that the first pages pay
+        warm_pages=10,
     ),
 )
