@@ -224,6 +224,20 @@ def sibling_asides_article(asides: int) -> bytes:
     )
 
 
+def marked_notes_article(elements: int) -> bytes:
+    """An article followed by ``elements`` notes whose class and id both name a disclaimer: libxml2
+    removed duplicates from the marked elements found (a parent step, a union) by comparing each
+    with every one found before."""
+    return (
+        b'<html><head><title>Fundusz</title><meta property="og:type" content="article"></head>'
+        b"<body><article><h1>Fundusz</h1>"
+        + "".join(f"<p>{paragraph(0, i)}</p>" for i in range(12)).encode()  # what a reader must get
+        + b"<div>"
+        + b'<i class="disclaimer" id="disclosure">.</i>' * elements
+        + b"</div></article></body></html>"
+    )
+
+
 def repeated_script(opening: bytes, times: int) -> bytes:
     """A shell whose one script is ``opening`` (the start of a data literal) ``times`` over, never
     closed: each occurrence used to be parsed with the whole rest of the script."""
@@ -392,6 +406,13 @@ def hostile_bodies() -> list[Hostile]:
             "article followed by 20,000 sibling <aside> boxes (0.6 MB)",
             "text/html",
             sibling_asides_article(20_000),
+            (),
+        ),
+        Hostile(
+            "marked-notes",
+            "article followed by 95,000 elements whose class and id name a disclaimer (4.1 MB)",
+            "text/html",
+            marked_notes_article(95_000),
             (),
         ),
         # issue 19: small pages whose reading was quadratic, found by review

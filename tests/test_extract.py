@@ -18,6 +18,7 @@ from llmweb.fetch.html.between import restore_between
 from llmweb.fetch.html.extract import ExtractedPage, extract_page, find_bot_challenge, read_html_page
 from llmweb.fetch.html.hidden import drop_screen_reader_text
 from llmweb.fetch.html.layers import without
+from llmweb.fetch.html.marks import Marked
 from llmweb.fetch.html.sections import restore_section_bodies
 from llmweb.fetch.html.sizes import text_size
 
@@ -2114,3 +2115,25 @@ def test_text_size_counts_what_xpaths_translate_of_normalize_space_counted(
         child.text, child.tail = inner, tail
     counted = etree.XPath("string-length(translate(normalize-space(), ' ', ''))")(parent)
     assert text_size(parent) == int(counted)
+
+
+MARKED_PAGE = (
+    '<html><body><div role="dialog" aria-modal="true"><p aria-modal="true">Sure?</p></div>'
+    '<dialog>Sign up</dialog><span data-review-id="1" data-review-stars="5">Good.</span>'
+    '<p role="dialog">Later</p></body></html>'
+)
+
+
+@pytest.mark.parametrize(
+    "tests",
+    [
+        ("@role[.='dialog']", "@aria-modal[.='true']", "self::dialog"),  # several find some
+        ("@aria-modal[.='true']", "@role[.='alertdialog']"),  # one finds some
+        ("@*[starts-with(name(), 'data-review')]",),  # two attributes of one element
+    ],
+)
+def test_marked_elements_are_the_unions_in_page_order_each_once(tests: tuple[str, ...]) -> None:
+    root = lxml.html.document_fromstring(MARKED_PAGE)
+    scope = "/descendant::body/descendant::*"
+    union = etree.XPath(" | ".join(f"{scope}[{test}]" for test in tests))
+    assert Marked(scope, *tests)(root) == union(root)

@@ -99,6 +99,7 @@ def test_a_shell_with_hostile_embedded_state_is_refused_as_a_shell(
         "repeated-paragraph",  # jusText's second opinion quadratic in a run of short paragraphs
         "faq-unshown",  # each line of a FAQ it never shows sought in the whole visible text
         "sibling-asides",  # each <aside> looked through every sibling for the story's paragraphs
+        "marked-notes",  # the elements their attributes mark deduplicated each against all before
     ],
 )
 def test_an_article_costly_to_read_once_is_read_whole(httpserver_ipv4: HTTPServer, name: str) -> None:

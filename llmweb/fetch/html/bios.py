@@ -28,6 +28,7 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.marks import Marked
 from llmweb.fetch.html.metadata import json_ld_data
 
 _NAME_METAS = ("author", "article:author")
@@ -40,19 +41,17 @@ _MAX_BOX_CHARS = 2000
 _MAX_CANDIDATES = 8
 _MAX_BOX_DEPTH = 6  # the wrappers of an author box looked through
 _MIN_BOX_CHARS = 100  # a byline marked as the author is shorter
-# Each whole-tree search is written from the attribute to its element (``@name[test]/..``):
-# libxml2 then tests one attribute each, not a predicate on every element (40 % faster, the same
-# elements in the same order). Here and in the other layers the elements are walked on the
-# descendant axis, not with ``//``: libxml2 reads ``//`` as descendant-or-self::node()/child::,
-# the set of every node of the page (text nodes too) made before the next step, where the
-# descendant axis walks the elements once (the same nodes in the same order on the article set
-# and WCXB dev's tuning part; 2 to 9 times faster on trees held in memory)
-_AUTHOR_BOXES = etree.XPath(
-    'descendant::*/@itemprop[.="author"]/parent::*[not(self::a or self::span or self::meta or self::link)]'
-)
+# Each whole-tree search for marked elements goes from their attributes (.marks). Here and in
+# the other layers the elements are walked on the descendant axis, not with ``//``: libxml2
+# reads ``//`` as descendant-or-self::node()/child::, the set of every node of the page (text
+# nodes too) made before the next step, where the descendant axis walks the elements once (the
+# same nodes in the same order on the article set and WCXB dev's tuning part; 2 to 9 times
+# faster on trees held in memory)
+_AUTHOR_PROPERTIES = Marked("descendant::*", '@itemprop[.="author"]')
+_NOT_BOXES = frozenset({"a", "span", "meta", "link"})
 _BY = re.compile(r"^(?:by|written by|posted by)\s+", re.I)
 _AUTHOR_WORD = re.compile(r"\bauthor\b", re.I)
-_MARKED = etree.XPath('/descendant::*/@rel[.="author"]/.. | /descendant::*/@itemprop[.="author"]/..')
+_MARKED = Marked("/descendant::*", '@rel[.="author"]', '@itemprop[.="author"]')
 # paragraphs, and divs holding only text, that start with $name (an XPath: the text of every
 # paragraph read in Python cost articles 2 % of their reading time)
 _STARTING = etree.XPath("(descendant::p|descendant::div[not(*)])[starts-with(normalize-space(), $name)]")
@@ -69,7 +68,7 @@ def drop_author_bios(root: HtmlElement) -> int:
         return 0
     candidates = [el for name in names for el in _STARTING(body, name=name) if _is_bio(el, names)]
     # an author box marked as the author (a WordPress plugin's) whose paragraph starts otherwise
-    candidates += [el for el in _AUTHOR_BOXES(body) if _is_marked_box(el)]
+    candidates += [el for el in _AUTHOR_PROPERTIES(body) if el.tag not in _NOT_BOXES and _is_marked_box(el)]
     if not candidates:  # most pages that name their author: the body's text is not read
         return 0
     late = _LATE_SHARE * len(body.text_content())

@@ -35,10 +35,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from lxml import etree
 from lxml.html import HtmlElement
 
 from llmweb.fetch.html.carousels import PRICE
+from llmweb.fetch.html.marks import Marked
 from llmweb.fetch.html.posts import shape_of
 
 MIN_CARDS = 3  # a thread's page: the opening post and two replies at least
@@ -117,9 +117,8 @@ def _entries(card: HtmlElement) -> list[tuple[str, list[HtmlElement]]]:
     return found
 
 
-# from the attribute to its element, as .dialogs searches (libxml2 tests one attribute each);
-# "Signature" and "signature" alike
-_SIGNATURE_CLASSES = etree.XPath("/descendant::body/descendant::*/@class[contains(., 'ignature')]/..")
+# found from their class attribute (.marks); "Signature" and "signature" alike
+_SIGNATURE_CLASSES = Marked("/descendant::body/descendant::*", "@class[contains(., 'ignature')]")
 _MAX_SIGNATURE_WORDS = 100  # a signature is a line or two under a post; a post that has one is longer
 
 

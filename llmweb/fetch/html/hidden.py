@@ -32,6 +32,7 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.marks import Marked
 from llmweb.fetch.html.sizes import SPACED_SIZE, spaced_link_size
 
 # a style that hides its element (with the declaration's semicolon, for taking it out)
@@ -91,12 +92,10 @@ def hidden_chrome(body: HtmlElement) -> list[HtmlElement]:
 # WordPress's "screen-reader-text"; their stylesheets clip it to a pixel
 _SCREEN_READER_CLASSES = ("sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text")
 _SCREEN_READER_CLASS_SET = frozenset(_SCREEN_READER_CLASSES)
-# written from the attribute to its element (cheaper, as .dialogs found), every class that holds one
-# of the names as a part ("sr-only-focusable" too); the class's words are checked one by one after it
-_SCREEN_READER_TEXT = etree.XPath(
-    "/descendant::*/@class["
-    + " or ".join(f"contains(., '{name}')" for name in _SCREEN_READER_CLASSES)
-    + "]/.."
+# found from the class attribute (.marks), every class that holds one of the names as a part ("sr-only-focusable" too); the class's words are checked one by one after it
+_SCREEN_READER_TEXT = Marked(
+    "/descendant::*",
+    "@class[" + " or ".join(f"contains(., '{name}')" for name in _SCREEN_READER_CLASSES) + "]",
 )
 
 

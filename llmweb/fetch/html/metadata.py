@@ -26,6 +26,8 @@ from htmldate import find_date
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.marks import Marked
+
 _TITLE_METAS = ("og:title", "twitter:title", "title")
 
 
@@ -118,7 +120,7 @@ def declares_article(root: HtmlElement) -> bool:
 # front page or a thread written by WordPress (each reply a post) holds several
 # (a substring test in XPath, the class's words in Python: a word test in XPath, concat() and
 # normalize-space() on every element, took 12 ms a page)
-_MAY_BE_ENTRIES = etree.XPath("/descendant::*/@class[contains(., 'hentry') or contains(., 'h-entry')]/..")
+_MAY_BE_ENTRIES = Marked("/descendant::*", "@class[contains(., 'hentry') or contains(., 'h-entry')]")
 _ENTRY_CLASSES = frozenset({"hentry", "h-entry"})
 
 

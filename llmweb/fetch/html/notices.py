@@ -41,12 +41,13 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.marks import Marked
 from llmweb.fetch.html.sizes import SPACED_SIZE
 
-# from each attribute to its element, as .dialogs does: libxml2 tests the attributes only
-_NAMED = etree.XPath(
-    "/descendant::body/descendant::*/@class[contains(., 'isclaim') or contains(., 'isclos')]/.."
-    " | /descendant::body/descendant::*/@id[contains(., 'isclaim') or contains(., 'isclos')]/.."
+_NAMED = Marked(
+    "/descendant::body/descendant::*",
+    "@class[contains(., 'isclaim') or contains(., 'isclos')]",
+    "@id[contains(., 'isclaim') or contains(., 'isclos')]",
 )
 _SMALL_PRINT = re.compile(r"disclaim|disclosure", re.I)
 _WIDGET = etree.XPath(

@@ -39,6 +39,7 @@ from collections import Counter
 from lxml import etree
 from lxml.html import HtmlElement
 
+from llmweb.fetch.html.marks import Marked
 from llmweb.fetch.html.sizes import SPACED_SIZE
 
 # "review" as a word of a class or id: review, reviews, review-item, productReview, not preview
@@ -49,15 +50,15 @@ _MIN_PAIR = 2  # two reviews alone in a list marked as reviews (_a_pair_of_revie
 # "Review type: All (850) Positive (552)", and rows of stars write none)
 _SENTENCE = re.compile(r"\w[^.!?]{30,}?\w[.!?](?:\s|$)")
 _MAX_SHARE = 0.5  # a run holding half the body's text is the page itself (a page of reviews)
-_MARKED = etree.XPath(  # from each attribute to its element: one attribute tested each, not every element
-    "/descendant::body/descendant::*/@class[contains(., 'eview')]/.. | /descendant::body/descendant::*/@id[contains(., 'eview')]/.."
-    " | /descendant::body/descendant::*/@itemprop[contains(., 'eview')]/.. | /descendant::body/descendant::*/@itemtype[contains(., 'eview')]/.."
+_MARKED = Marked(  # found from their attributes (.marks)
+    "/descendant::body/descendant::*",
+    *(f"@{name}[contains(., 'eview')]" for name in ("class", "id", "itemprop", "itemtype")),
 )
 # …and a review widget's data attributes (judge.me's data-review-id on each review, whose classes
 # say "rev"): sought only in a page whose HTML holds the prefix, as an attribute's name is tested on
 # every attribute of the page (2 ms on a 2.5 MB page)
 _DATA_PREFIX = "data-review"
-_DATA_MARKED = etree.XPath(f"/descendant::body/descendant::*/@*[starts-with(name(), '{_DATA_PREFIX}')]/..")
+_DATA_MARKED = Marked("/descendant::body/descendant::*", f"@*[starts-with(name(), '{_DATA_PREFIX}')]")
 _FIELDS = etree.XPath(
     "count(descendant::input[not(@type='hidden')] | descendant::select | descendant::textarea)"
 )
