@@ -133,7 +133,7 @@ def drop_screen_reader_text(root: HtmlElement) -> bool:
         label
         for label in _SCREEN_READER_TEXT(root)
         if not _SCREEN_READER_CLASS_SET.isdisjoint((label.get("class") or "").split())
-        and not any(up.tag in _CHROME for up in label.iterancestors())
+        and next(label.iterancestors(*_CHROME), None) is None
     ]
     # a box: the size of its text, and of its labels' text with a space between two labels
     said: dict[HtmlElement, list[float]] = {}

@@ -235,7 +235,7 @@ def _more_cards(found: Grid) -> list[Grid]:
     return [
         (parent, cards)
         for parent, cards in runs.items()
-        if len(cards) >= _MORE_CARDS and not any(up.tag in _NOT_SEARCHED for up in cards[0].iterancestors())
+        if len(cards) >= _MORE_CARDS and next(cards[0].iterancestors(*_NOT_SEARCHED), None) is None
     ]
 
 
@@ -432,7 +432,7 @@ def _outer_unseen(el: HtmlElement) -> list[HtmlElement]:
     return [
         unseen
         for unseen in el.iterdescendants(*_UNSEEN)
-        if not any(up.tag in _UNSEEN for up in unseen.iterancestors())
+        if next(unseen.iterancestors(*_UNSEEN), None) is None
     ]
 
 
@@ -496,10 +496,11 @@ def unlink_headlines(root: HtmlElement, *, article: bool = False) -> bool:
     linked: list[list[HtmlElement]] = []
     entries: set[HtmlElement] = set()  # the nearest <article> around each linked heading
     for heading in body.iter(*_HEADINGS):
-        if any(up.tag in _NOT_SEARCHED for up in heading.iterancestors()):
+        # the ancestors walked in C: 90,000 headings 250 wrappers deep took 7.5 s in Python
+        if next(heading.iterancestors(*_NOT_SEARCHED), None) is not None:
             continue
         headings += 1
-        links = list(heading.iter("a")) or list(heading.iterancestors("a"))[:1]
+        links = list(heading.iter("a")) or list(islice(heading.iterancestors("a"), 1))
         if links and len(heading.text_content().split()) >= _HEADLINE_WORDS:
             linked.append(links)
             entry = next(heading.iterancestors("article"), None)
