@@ -114,9 +114,9 @@ EXTRACT_WORKERS = 2
 work: more workers than cores only share the same cores, and each may use the memory above."""
 
 EXTRACT_WORKER_RETIRE_BYTES = 64 * 1024 * 1024
-"""A worker still this much bigger than at its start after a job, once it has given freed
-memory back, exits after its answer and the next call starts a fresh one: an idle worker
-stays small (about 70 MB), and every job has its full memory ceiling."""
+"""A worker still this much bigger than at its start after a job (in memory or in address
+space), once it has given freed memory back, exits after its answer and the next call starts a
+fresh one: an idle worker stays small (about 70 MB), and every job has its full memory ceiling."""
 
 MIN_TEXT_CHARS = 200
 """Below this much text (visible, or recovered from the page's embedded data) an HTML page

@@ -375,7 +375,8 @@ def serve() -> None:
         outcome, value = _run_job(function, args, ceiling)
         del args
         retiring = outcome == "memory" or not _give_back_memory(
-            start_resident + limits.EXTRACT_WORKER_RETIRE_BYTES
+            start_resident + limits.EXTRACT_WORKER_RETIRE_BYTES,
+            start_size + limits.EXTRACT_WORKER_RETIRE_BYTES,
         )
         answer = _dump(outcome, value, retiring)
         del value
@@ -409,18 +410,22 @@ def _dump(outcome: str, value: Any, retiring: bool) -> bytes:
         return pickle.dumps(("failed", type(exc).__name__, retiring))
 
 
-def _give_back_memory(resident: int) -> bool:
+def _give_back_memory(resident: int, size: int) -> bool:
     """Return what the job freed to the system, and say whether the worker is back under
-    ``resident`` bytes. glibc keeps freed memory for reuse: a 5 MB page left a worker 110 MB
-    bigger, of which malloc_trim gives back all but about 15. A full garbage collection
-    costs 12 ms, so it runs only when trimming alone was not enough."""
+    ``resident`` bytes of memory and ``size`` bytes of address space. glibc keeps freed memory
+    for reuse: a 5 MB page left a worker 110 MB bigger, of which malloc_trim gives back all but
+    about 15. It gives back the pages, not always the address space, which the next job's
+    ceiling counts: a page of 95,000 marked elements left a worker 43 MB bigger in memory but
+    207 MB in address space, and the next page, which a count refuses in milliseconds, ran out
+    of its 224 MB. A full garbage collection costs 12 ms, so it runs only when trimming alone
+    was not enough."""
     trim = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc only
     for collect in (False, True):
         if collect:
             gc.collect()
         if trim is not None:
             trim(0)
-        if _status_bytes("VmRSS") <= resident:
+        if _status_bytes("VmRSS") <= resident and _status_bytes("VmSize") <= size:
             return True
     return False
 
