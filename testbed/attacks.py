@@ -238,18 +238,6 @@ def marked_notes_article(elements: int) -> bytes:
     )
 
 
-def deep_headings_page(headings: int, depth: int) -> bytes:
-    """``headings`` headings inside ``depth`` wrappers: each heading's ancestors were walked in
-    Python for the page's chrome, 22 million steps at 90,000 and 250."""
-    return (
-        b"<html><head><title>Naglowki</title></head><body>"
-        + b"<div>" * depth
-        + b"<h2>Jeden dwa trzy cztery</h2>" * headings
-        + b"</div>" * depth
-        + b"</body></html>"
-    )
-
-
 def repeated_script(opening: bytes, times: int) -> bytes:
     """A shell whose one script is ``opening`` (the start of a data literal) ``times`` over, never
     closed: each occurrence used to be parsed with the whole rest of the script."""
@@ -425,13 +413,6 @@ def hostile_bodies() -> list[Hostile]:
             "article followed by 95,000 elements whose class and id name a disclaimer (4.1 MB)",
             "text/html",
             marked_notes_article(95_000),
-            (),
-        ),
-        Hostile(
-            "deep-headings",
-            "90,000 headings 250 wrappers deep (2.7 MB)",
-            "text/html",
-            deep_headings_page(90_000, 250),
             (),
         ),
         # issue 19: small pages whose reading was quadratic, found by review
