@@ -92,7 +92,8 @@ def hidden_chrome(body: HtmlElement) -> list[HtmlElement]:
 # WordPress's "screen-reader-text"; their stylesheets clip it to a pixel
 _SCREEN_READER_CLASSES = ("sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text")
 _SCREEN_READER_CLASS_SET = frozenset(_SCREEN_READER_CLASSES)
-# found from the class attribute (.marks), every class that holds one of the names as a part ("sr-only-focusable" too); the class's words are checked one by one after it
+# found from the class attribute (.marks), every class that holds one of the names as a part
+# ("sr-only-focusable" too); the class's words are checked one by one after it
 _SCREEN_READER_TEXT = Marked(
     "/descendant::*",
     "@class[" + " or ".join(f"contains(., '{name}')" for name in _SCREEN_READER_CLASSES) + "]",
