@@ -18,6 +18,7 @@ import statistics
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
@@ -29,7 +30,7 @@ from bench import docs_corpus, focus_corpus, focus_polish, research_questions
 from bench.report import PartResult, Target, table
 from bench.tokens_count import count_tokens, tokenizer_name
 from llmweb.errors import LlmwebError
-from llmweb.fetch import web_fetch
+from llmweb.fetch import limits, web_fetch
 from llmweb.fetch.page import read_page
 from llmweb.fetch.window import cut_window
 from llmweb.render import render_research
@@ -225,8 +226,8 @@ def serving(roots: dict[str, Path], asked: Sequence[Asked]) -> Iterator[Search]:
 # --- asking ----------------------------------------------------------------------------------
 
 
-def ask(q: Asked, search: Search, texts: dict[str, str]) -> tuple[Tally, ResearchResult]:
-    """One question by web_research, and the two baselines in the same budget."""
+def ask(q: Asked, search: Search) -> tuple[Tally, ResearchResult]:
+    """One question by web_research: answered, timed, its tokens."""
     tally = Tally(asked=1)
     right = search.right_url(q)
     started = time.perf_counter()
@@ -238,19 +239,26 @@ def ask(q: Asked, search: Search, texts: dict[str, str]) -> tuple[Tally, Researc
     tally.answered = int(
         within and any(p.url == right and focus_corpus.contains(p.text, q.key) for p in result.passages)
     )
-    # every citation against the text web_fetch pages through (read once per page); the best
-    # passage's also by a real web_fetch(url, start=start), whose window must begin with it
+    return tally, result
+
+
+def check(q: Asked, search: Search, result: ResearchResult, texts: dict[str, str]) -> Tally:
+    """An answer's citations, and the two baselines in the same budget; ``texts`` holds the text
+    web_fetch pages through of every page cited and every right page."""
+    tally = Tally()
+    right = search.right_url(q)
+    # every citation against the text web_fetch pages through; the best passage's also by a real
+    # web_fetch(url, start=start), whose window must begin with it
     for rank, passage in enumerate(result.passages):
         tally.citations += 1
-        whole = _text(passage.url, texts)
-        tally.confirmed += whole[passage.start : passage.end] == passage.text
+        tally.confirmed += texts[passage.url][passage.start : passage.end] == passage.text
         if rank == 0:
             tally.fetched += 1
             tally.fetch_confirmed += _confirmed(passage.url, passage.start, passage.text)
     # the baseline: the top results' first windows, the same budget shared between them
     top = [str(r["url"]) for r in search.answers[q.question][:DEFAULT_SOURCES]]
     if right in top:
-        window, _ = cut_window(_text(right, texts), 0, DEFAULT_MAX_CHARS // DEFAULT_SOURCES)
+        window, _ = cut_window(texts[right], 0, DEFAULT_MAX_CHARS // DEFAULT_SOURCES)
         tally.first_windows = int(focus_corpus.contains(window, q.key))
     # web_fetch with the question, on the right page alone
     try:
@@ -260,13 +268,11 @@ def ask(q: Asked, search: Search, texts: dict[str, str]) -> tuple[Tally, Researc
     else:
         texts_shown = [p.text for p in focused.passages] or [focused.text]
         tally.fetch_query = int(any(focus_corpus.contains(t, q.key) for t in texts_shown))
-    return tally, result
+    return tally
 
 
-def _text(url: str, texts: dict[str, str]) -> str:
-    if url not in texts:
-        texts[url] = read_page(url, allow="127.0.0.1")[1]
-    return texts[url]
+def _text(url: str) -> str:
+    return read_page(url, allow="127.0.0.1")[1]
 
 
 def _confirmed(url: str, start: int, text: str) -> bool:
@@ -321,18 +327,29 @@ def _ask_all(
     part: PartResult, roots: dict[str, Path], asked: Sequence[Asked]
 ) -> tuple[dict[tuple[str, bool], Tally], list[str]]:
     """Every question asked: a tally per (language, tuned half), and the first few of the tuned half
-    not answered."""
+    not answered.
+
+    The questions are asked one after another, each call timed alone; the checks that follow are
+    not timed, so they run after all the questions, one thread per extraction worker."""
     groups: dict[tuple[str, bool], Tally] = {}
-    texts: dict[str, str] = {}
     examples: list[str] = []
     with serving(roots, asked) as search:
+        asked_results = []
         for n, q in enumerate(asked, 1):
-            tally, result = ask(q, search, texts)
-            groups.setdefault((q.language, q.tuned), Tally()).add(tally)
+            tally, result = ask(q, search)
+            asked_results.append((q, tally, result))
             if n % 20 == 0:
                 part.say(f"{n} of {len(asked)} asked")
             if not tally.answered and q.tuned and len(examples) < 6:
                 examples.append(f"- {q.language}, {q.page}: {q.question!r} → {len(result.passages)} passages")
+        urls = {p.url for _, _, result in asked_results for p in result.passages}
+        urls |= {search.right_url(q) for q in asked}
+        with ThreadPoolExecutor(limits.EXTRACT_WORKERS) as pool:
+            texts = dict(zip(urls, pool.map(_text, urls), strict=True))
+            checked = pool.map(lambda each: check(each[0], search, each[2], texts), asked_results)
+            for (q, tally, _), checks in zip(asked_results, checked, strict=True):
+                tally.add(checks)
+                groups.setdefault((q.language, q.tuned), Tally()).add(tally)
     return groups, examples
 
 

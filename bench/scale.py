@@ -36,6 +36,9 @@ from testbed import fake_brave, processes
 
 CELL_SECONDS = 6.0  # 15 cells; at 4 threads a replica (~12 searches/s) about 75 searches a cell
 WARMUP_SECONDS = 1.0
+# At most this many clients warm a cell up: a warm-up ends when its last search is answered,
+# and 128 clients queued at 4 threads a replica took 10 s to drain (twice a cell, 20 s of the part).
+WARMUP_CLIENTS = 32
 BRAVE_DELAY = 0.3
 BRAVE_PLAN_PER_SECOND = 50  # Brave's Search plan (shared notes, brave-api.md)
 HIGH_BUDGET = 100_000_000  # the reservation runs for every search and never refuses one
@@ -200,7 +203,7 @@ class Cell:
 def measure(shape: Shape, setup: Setup, clients: int, repeated: bool, offset: int) -> Cell:
     """A cell's load; ``offset`` keeps new searches new across the cells of one deployment."""
     warmup = _request(shape.front.url, repeated, offset)
-    asyncio.run(load.sustained(warmup, load.searxng_answer_ok, clients, WARMUP_SECONDS))
+    asyncio.run(load.sustained(warmup, load.searxng_answer_ok, min(clients, WARMUP_CLIENTS), WARMUP_SECONDS))
     cpu, commands = shape.cpu(), shape.commands()
     request = _request(shape.front.url, repeated, offset + 10**6)
     got = asyncio.run(load.sustained(request, load.searxng_answer_ok, clients, CELL_SECONDS))
@@ -348,7 +351,7 @@ def _cells_table(found: Findings) -> tuple[str, ...]:
     return (
         (__doc__ or "").split("\n\n", 1)[1].replace("\n", " ").strip(),
         "",
-        f"Each cell: {WARMUP_SECONDS:.0f} s of warm-up, then {CELL_SECONDS:.0f} s of clients each sending the next "
+        f"Each cell: {WARMUP_SECONDS:.0f} s of warm-up (at most {WARMUP_CLIENTS} clients), then {CELL_SECONDS:.0f} s of clients each sending the next "
         "search as soon as the last was answered (bench/load.py, from this same machine; a request taking over "
         f"{load.REQUEST_TIMEOUT:.0f} s counts as an error). CPU is each part's user+system time over the cell, per "
         "search.",
