@@ -27,6 +27,7 @@ from bench.report import PartResult, Target, table
 from bench.scoring import percentile
 from llmweb.search import SEARXNG_HEADERS
 from serve import stack
+from testbed import processes
 from testbed.fake_brave import COUNT_PATH
 
 LATENCY_ROUNDS = 300
@@ -34,6 +35,10 @@ CONCURRENCY = (1, 8, 32)
 # Kept short for the bench's 15-minute budget: at 6 s a cell each engine answers about 1,000
 # searches at 32 clients; a variant's 3 s about 600. Runs of the same code differ by more.
 CELL_SECONDS = 6.0
+# Each engine's cell in short turns: a cell's ratio of the engines moves with the host's load, and
+# in turns of 3 s its spread between cells of the same code was 0.15 (SD) at 1 client, in turns
+# of 0.5 s 0.07 (10 cells of 3 s each, 2026-12-04); at 32 clients it was 0.056 either way.
+TURN_SECONDS = 1.0
 DIRECT_CELL_SECONDS = 4.0
 VARIANT_ROUNDS = 100
 CONTROL_ROUNDS = 150
@@ -497,7 +502,7 @@ def run(workdir: Path) -> PartResult:
             f"direct p50 {direct.p50:.1f} ms; "
             + "; ".join(f"{LABEL[e]} p50 {via[e].p50:.1f} ms" for e in deployment.ENGINES)
         )
-        cells = _throughput_cells(part, d)
+        cells, cpu = _throughput_cells(part, d)
         profiles = {e: run_profile(d, e, workdir) for e in deployment.ENGINES}
     base = Measured(
         direct,
@@ -506,7 +511,7 @@ def run(workdir: Path) -> PartResult:
         latency_errors + sum(cells[(e, 32)].errors for e in deployment.ENGINES),
     )
     part.add(*_latency_paragraph(direct, via, latency_errors))
-    part.add(*_throughput_paragraph(cells))
+    part.add(*_throughput_paragraph(cells, cpu))
     first_error = next((cells[k].first_error for k in cells if cells[k].first_error), "")
     if first_error:
         part.add("", f"First error seen: `{first_error[:300]}`")
@@ -520,23 +525,29 @@ def run(workdir: Path) -> PartResult:
     return part
 
 
-def _throughput_cells(part: PartResult, d: deployment.Deployment) -> dict[tuple[str, int], load.Load]:
-    """Searches per second, directly and through each engine, at each concurrency."""
+def _throughput_cells(
+    part: PartResult, d: deployment.Deployment
+) -> tuple[dict[tuple[str, int], load.Load], dict[tuple[str, int], float]]:
+    """Searches per second, directly and through each engine, at each concurrency; and SearXNG's
+    CPU seconds over each engine's cells."""
     cells: dict[tuple[str, int], load.Load] = {}
+    cpu: dict[tuple[str, int], float] = {}
     for c in CONCURRENCY:
         cells[("direct", c)] = measure_throughput(
             direct_request(d.brave_url()), brave_answer_ok, c, DIRECT_CELL_SECONDS
         )
-        # Two halves in opposite order, so a change on the machine mid-cell favours neither engine.
-        for order in (deployment.ENGINES, deployment.ENGINES[::-1]):
-            for e in order:
-                half = measure_throughput(
-                    search_request(d.search_url(), e), load.searxng_answer_ok, c, CELL_SECONDS / 2
+        # Turns in alternating order, so a change on the machine mid-cell favours neither engine.
+        for turn in range(round(CELL_SECONDS / TURN_SECONDS)):
+            for e in deployment.ENGINES[:: 1 if turn % 2 == 0 else -1]:
+                before = processes.cpu_seconds(d.searxng.popen.pid)
+                turn_load = measure_throughput(
+                    search_request(d.search_url(), e), load.searxng_answer_ok, c, TURN_SECONDS
                 )
-                cells[(e, c)] = cells[(e, c)].merged(half) if (e, c) in cells else half
+                cpu[(e, c)] = cpu.get((e, c), 0.0) + processes.cpu_seconds(d.searxng.popen.pid) - before
+                cells[(e, c)] = cells[(e, c)].merged(turn_load) if (e, c) in cells else turn_load
         for e in deployment.ENGINES:
             part.say(f"{LABEL[e]} at {c}: {cells[(e, c)].per_second:.0f}/s, {cells[(e, c)].errors} errors")
-    return cells
+    return cells, cpu
 
 
 def _latency_paragraph(direct: Latency, via: dict[str, Latency], latency_errors: int) -> tuple[str, ...]:
@@ -565,8 +576,11 @@ def _latency_paragraph(direct: Latency, via: dict[str, Latency], latency_errors:
     )
 
 
-def _throughput_paragraph(cells: dict[tuple[str, int], load.Load]) -> tuple[str, ...]:
-    """The searches per second table, a row per path and a column per concurrency."""
+def _throughput_paragraph(
+    cells: dict[tuple[str, int], load.Load], cpu: dict[tuple[str, int], float]
+) -> tuple[str, ...]:
+    """The searches per second table, a row per path and a column per concurrency, and the CPU
+    SearXNG spent per search with each engine."""
     tp_rows = []
     for name, label in (
         ("direct", "fake Brave, called directly"),
@@ -577,10 +591,18 @@ def _throughput_paragraph(cells: dict[tuple[str, int], load.Load]) -> tuple[str,
             cell = cells[(name, c)]
             row.append(f"{cell.per_second:.0f} ({cell.errors} err)")
         tp_rows.append(row)
+    for e in deployment.ENGINES:
+        row = [f"SearXNG's CPU ms per search, {LABEL[e]}"]
+        for c in CONCURRENCY:
+            row.append(f"{cpu[(e, c)] * 1000 / max(cells[(e, c)].ok + cells[(e, c)].errors, 1):.2f}")
+        tp_rows.append(row)
     return (
-        f"Sustained searches per second ({CELL_SECONDS:.0f} s per cell in two halves, the engines taking turns; "
-        f"{DIRECT_CELL_SECONDS:.0f} s for the direct row; "
-        "errors = non-200, no results or an unresponsive engine):",
+        f"Sustained searches per second ({CELL_SECONDS:.0f} s per engine and cell, the engines taking "
+        f"{TURN_SECONDS:.0f} s turns in alternating order; {DIRECT_CELL_SECONDS:.0f} s for the direct row; "
+        "errors = non-200, no results or an unresponsive engine), and the CPU time (user and system) "
+        "SearXNG's processes spent per search in the same cells. At 32 clients the two cores are the limit, "
+        "shared by SearXNG, the load generator, valkey and the fake Brave; on this host the ratio of the two "
+        "engines' searches per second moved by 0.056 (SD) between 3 s cells of the same code:",
         "",
         table(("path", *(f"{c} client{'s' if c > 1 else ''}" for c in CONCURRENCY)), tp_rows),
     )
