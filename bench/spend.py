@@ -186,8 +186,8 @@ def run(workdir: Path) -> PartResult:
         cache_on: lambda: _spending(monthly_budget=0, daily_budget=0),
     }
 
-    # the two runs side by side, each its own SearXNG, valkey and fake Brave, each replaying the
-    # day one search after another: they mostly wait on the fake Brave (the part took 135 s).
+    # the two runs side by side, each its own SearXNG, valkey and fake Brave: they mostly wait on
+    # the fake Brave (one run after the other, the part took 135 s).
     # Started one after the other: starting one installs our engine and plugins into searx.
     with contextlib.ExitStack() as started, ThreadPoolExecutor(max_workers=len(modes)) as pool:
         deployments = {
