@@ -37,7 +37,8 @@ CONCURRENCY = (1, 8, 32)
 CELL_SECONDS = 6.0
 # Each engine's cell in short turns: a cell's ratio of the engines moves with the host's load, and
 # in turns of 3 s its spread between cells of the same code was 0.15 (SD) at 1 client, in turns
-# of 0.5 s 0.07 (10 cells of 3 s each, 2026-12-04); at 32 clients it was 0.056 either way.
+# of 0.5 s 0.07 (10 cells of 3 s each, 2026-12-04); at 32 clients it was 0.056 either way. 1 s
+# turns start half as many connections as 0.5 s ones.
 TURN_SECONDS = 1.0
 DIRECT_CELL_SECONDS = 4.0
 VARIANT_ROUNDS = 100

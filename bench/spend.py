@@ -29,7 +29,8 @@ SEARCHES = 160  # a household's day, replayed one search after another (each mis
 BRAVE_DELAY = 0.3
 RUNAWAY_BUDGET, RUNAWAY_CLIENTS, RUNAWAY_SEARCHES = 40, 32, 320
 # With the cache off no search depends on an earlier one, so that run replays the day in this many
-# streams at once: one after another it took 53 s, the whole part's length (the cached run, 35 s).
+# streams at once: one search after another, each waiting on the fake Brave, it was the part's
+# longest wait (the part took 71 s; with 4 streams 53 s).
 UNCACHED_STREAMS = 4
 
 ASSUMPTIONS = (
@@ -97,7 +98,7 @@ def replay(dep: deployment.Deployment, day: list[Search], streams: int = 1) -> R
     """The day's searches, one after another in each of ``streams`` taking every streams-th search.
 
     A search is a miss when the fake Brave's count rose while it ran: exact for one stream; with more,
-    another stream's request may rise it too, so only a run that cannot hit (cache off) uses them."""
+    another stream's request may raise it too, so only a run that cannot hit (cache off) uses them."""
     before = brave_requests(dep.brave.url)
     with ThreadPoolExecutor(max_workers=streams) as pool:
         parts = list(pool.map(lambda n: _replay_stream(dep, day[n::streams]), range(streams)))
