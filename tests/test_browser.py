@@ -17,7 +17,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from chromium import INSTALL_HINT, IPV6_PROBE_ADDRESS, Chromium, Connection, connections, find_chromium
+from chromium import (
+    INSTALL_HINT,
+    IPV6_PROBE_ADDRESS,
+    BrowserError,
+    Chromium,
+    Connection,
+    connections,
+    find_chromium,
+)
 from conftest import BRAVE_PATH, brave_answer, brave_result, keep_artifact, search_json
 from pytest_httpserver import HTTPServer
 
@@ -120,6 +128,19 @@ def requests_made(events: list[dict[str, Any]]) -> dict[str, Request]:
     return made
 
 
+def network_settles(browser: Chromium) -> None:
+    """Wait until every request the pages made has finished; if one never does, say which."""
+    try:
+        browser.drain(until=lambda: all(r.finished for r in requests_made(browser.events).values()))
+    except BrowserError as exc:
+        waiting = [
+            (r.kind, r.method, r.url, r.status)
+            for r in requests_made(browser.events).values()
+            if not r.finished
+        ]
+        raise BrowserError(f"{exc}; unfinished: {waiting}") from exc
+
+
 def evaluate(browser: Chromium, session: str, expression: str) -> Any:
     answer = browser.call("Runtime.evaluate", session, expression=expression, returnByValue=True)
     assert "exceptionDetails" not in answer, answer
@@ -177,7 +198,7 @@ def visit(
         type_search_and_press_enter(browser, session, QUERY)
         browser.wait_for("Page.frameNavigated", lambda p: urlsplit(p["frame"]["url"]).path == "/search")
         browser.wait_for("Page.loadEventFired")
-        browser.drain(until=lambda: all(r.finished for r in requests_made(browser.events).values()))
+        network_settles(browser)
 
         screenshot = tmp / "results-page.png"
         screenshot.write_bytes(full_page_png(browser, session))
