@@ -105,13 +105,16 @@ def replay(dep: deployment.Deployment, day: list[Search], streams: int = 1) -> R
     return Replay(
         len(day),
         brave_requests(dep.brave.url) - before,
-        [ms for part in parts for ms in part.hit_ms],
-        [ms for part in parts for ms in part.miss_ms],
-        sum(part.errors for part in parts),
+        [ms for hits, _, _ in parts for ms in hits],
+        [ms for _, misses, _ in parts for ms in misses],
+        sum(errors for _, _, errors in parts),
     )
 
 
-def _replay_stream(dep: deployment.Deployment, searches: list[Search]) -> Replay:
+def _replay_stream(
+    dep: deployment.Deployment, searches: list[Search]
+) -> tuple[list[float], list[float], int]:
+    """The milliseconds of each search answered from the cache and of each that asked Brave, and the errors."""
     hits: list[float] = []
     misses: list[float] = []
     errors = 0
@@ -126,7 +129,7 @@ def _replay_stream(dep: deployment.Deployment, searches: list[Search]) -> Replay
             if answer.status_code != 200 or not answer.json().get("results"):
                 errors += 1
             (misses if brave_requests(dep.brave.url) > asked else hits).append(elapsed)
-    return Replay(len(searches), 0, hits, misses, errors)
+    return hits, misses, errors
 
 
 def _only_ours(change: deployment.SettingsChange) -> deployment.SettingsChange:
