@@ -18,6 +18,7 @@ from werkzeug import Response
 from llmweb.errors import ChallengePage, NeedsJavaScript, NoReadableText, UnsupportedContent, UpstreamStatus
 from llmweb.fetch import web_fetch
 from llmweb.fetch.content import decode_text, sniff_media_type
+from llmweb.fetch.mojibake import repair_mojibake
 from testbed.pdf import text_pdf
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
@@ -127,6 +128,45 @@ def test_decoding_any_bytes_and_label_keeps_valid_utf8_and_never_raises(
         assert text == as_utf8
 
 
+def written_twice(text: str, code_page: str) -> str:
+    """``text``'s UTF-8 bytes read as ``code_page``, as a browser reads it (Windows-1252's five
+    undefined bytes as Latin-1's C1 controls): what a page written twice over shows."""
+    return "".join(
+        bytes([b]).decode(code_page) if code_page == "latin-1" or b not in b"\x81\x8d\x8f\x90\x9d" else chr(b)
+        for b in text.encode("utf-8")
+    )
+
+
+ARTICLE_WRITTEN = "It’s the computer’s memory — “ownership” at 20\xa0°C, café, naïve, € 5… Привет 日本語 👍"
+
+
+@pytest.mark.parametrize("code_page", ["cp1252", "latin-1"])
+def test_text_written_twice_over_in_utf8_is_put_back(code_page: str) -> None:
+    shown = written_twice(ARTICLE_WRITTEN, code_page)
+    assert "â" in shown and "’" not in shown  # "itâ€™s", or "itâ" and two C1 controls
+    assert repair_mojibake(shown) == ARTICLE_WRITTEN
+
+
+@given(st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=200))
+def test_any_text_with_an_apostrophe_written_twice_over_is_put_back(text: str) -> None:
+    text += " it’s"
+    assert repair_mojibake(written_twice(text, "cp1252")) == text
+    assert repair_mojibake(written_twice(text, "latin-1")) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "« Il a été\xa0» dit-elle, « déjà\xa0».",  # French: an é or à, a no-break space, a guillemet
+        "O IRMÃ” e «AMANHÃ»",  # Portuguese capitals before a quote
+        "Die Straße’s Ende, naïve Grüße",
+        "Ä» and Ð¿ once each",  # possible runs, but no signature of a text written twice
+    ],
+)
+def test_ordinary_text_that_holds_possible_runs_is_left_as_it_is(text: str) -> None:
+    assert repair_mojibake(text) == text
+
+
 # --- whole fetches ------------------------------------------------------------------------
 
 RETRY_LINE = "            if attempt == attempts - 1:"
@@ -156,6 +196,25 @@ def test_a_stray_byte_in_a_utf8_page_becomes_a_replacement_character(httpserver_
     first, second = POLISH[:60], POLISH[60:]
     url = serve(httpserver_ipv4, first.encode() + b"\xff" + second.encode(), "text/plain; charset=utf-8")
     assert web_fetch(url).text == first + "\ufffd" + second
+
+
+def test_a_page_written_twice_over_in_utf8_reads_as_it_was_written(httpserver_ipv4: HTTPServer) -> None:
+    title = "Ownership — the computer’s memory"
+    paragraphs = [
+        "All programs have to manage the way they use a computer’s memory while running.",
+        "Some languages have garbage collection; in others, the programmer must allocate memory. "
+        "Rust’s approach — ownership — is checked by the compiler: “no runtime cost”.",
+    ]
+    html = (
+        f"<html><head><meta charset='utf-8'><title>{title}</title></head><body><article><h1>{title}</h1>"
+        + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + "</article></body></html>"
+    )
+    url = serve(httpserver_ipv4, written_twice(html, "latin-1").encode("utf-8"), "text/html; charset=utf-8")
+    result = web_fetch(url)
+    assert result.title == title
+    assert all(p in result.text for p in paragraphs), result.text
+    assert "â" not in result.text
 
 
 def test_plain_text_comes_back_as_it_is(httpserver_ipv4: HTTPServer) -> None:

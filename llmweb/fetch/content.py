@@ -21,6 +21,7 @@ from llmweb.errors import NoReadableText, TooLarge, UnsupportedContent
 from llmweb.fetch.html.extract import find_bot_challenge, read_html_page
 from llmweb.fetch.html.workload import check_html_workload
 from llmweb.fetch.limits import MAX_PDF_PAGES
+from llmweb.fetch.mojibake import repair_mojibake
 from llmweb.fetch.net import header_values
 from llmweb.fetch.pdf import read_pdf
 
@@ -48,7 +49,8 @@ def read_body(
 
     The text, title and notes hold no lone surrogates (each becomes U+FFFD): JSON escapes
     such as ``"\\ud800"`` decode to them, and no UTF-8 writer (a JSON answer, a terminal)
-    accepts them.
+    accepts them. A text and title written twice over in UTF-8 ("itâ€™s") are put back as
+    they were written (:mod:`.mojibake`).
     """
     return _encodable_page(_read_body(body, content_type, url, page_url or url, max_pdf_pages))
 
@@ -100,8 +102,8 @@ def _named_type(media: str, kind: str) -> str:
 
 def _encodable_page(page: PageText) -> PageText:
     return page._replace(
-        text=encodable_text(page.text),
-        title=encodable_text(page.title) if page.title else page.title,
+        text=encodable_text(repair_mojibake(page.text)),
+        title=encodable_text(repair_mojibake(page.title)) if page.title else page.title,
         notes=tuple(encodable_text(note) for note in page.notes),
     )
 
