@@ -1746,6 +1746,33 @@ def test_a_landing_page_starts_at_its_main_heading_without_the_top_bar_above_it(
     assert "webinar" not in got.text and "Services Data analytics" not in got.text
 
 
+def test_a_short_reading_of_a_landing_page_is_read_whole_without_its_menu_of_links() -> None:
+    # a shop's sets, each card one link: trafilatura keeps the heading and the intro (under
+    # MIN_TEXT_CHARS), the page read whole keeps a menu built of <div>s too; the landing reading not
+    menu = "".join(
+        f"<div><a href='/c/{i}'>{name}</a></div>"
+        for i, name in enumerate(("Skip to main", "Cleansers", "Treatments", "Sunscreen", "Moisturizers"))
+    )
+    sets = (
+        ("Balm Trio", "Three lip balms in their original formula", "€49,95"),
+        ("Super Pack", "All three of our serums", "€104,95"),
+        ("Dewy Look", "Cloud paint with a dewy balm", "€51,95"),
+    )
+    cards = "".join(
+        f"<div class='card'><a href='/p/{i}'><div>{name}</div><div>{line}</div><div>{price}</div></a></div>"
+        for i, (name, line, price) in enumerate(sets)
+    )
+    body = (
+        f"<div class='bar'>{menu}</div>{NAV}<div class='main'><h1>Skincare sets</h1><p>Our sets pair the "
+        "serums, balms and cleansers that work best together, at a better price than each on its own.</p>"
+        f"<div class='grid'>{cards}</div></div>"
+    )
+    got = read_html_page(page(body, title="Skincare sets"), "https://shop.example/collections/skincare-sets")
+    assert "landing" in got.fired and "whole_page" not in got.fired
+    assert all(line in got.text for _, line, _ in sets)
+    assert "Cleansers" not in got.text and "Skip to main" not in got.text
+
+
 QUOTE_FORM_TEXT = (
     "Request a consultation: tell us about your organisation, the systems you run and the deadlines your "
     "auditors set, and one of our partners will call you back within two working days with a first estimate."
