@@ -764,9 +764,8 @@ def _extract(root: HtmlElement, html: str, url: str, layers: Layers = ALL_LAYERS
     # without the menus of links, the footer and the top bar above its heading that the plain
     # whole page keeps (read first, its length had the landing test let the page go). WCXB dev's
     # tuning part: 2 of the 4 pages read whole changed, both up (a shop's skincare sets 0.19 ->
-    # 0.65: read whole plainly, its
-    # promotion bar's copies for each currency came in), all 0.88785 -> 0.88832;
-    # the check part's one such page unchanged
+    # 0.65: read whole plainly, its promotion bar's copies for each currency came in), all
+    # 0.88785 -> 0.88832; the check part's one such page unchanged
     if len(text) < MIN_TEXT_CHARS and not (manual and text.strip()) and layers.whole_page:
         whole = restore_code_blocks(whole_page_text(root), codes)
         if len(whole) > len(text):
