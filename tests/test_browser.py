@@ -195,6 +195,11 @@ def visit(
 
         browser.call("Page.navigate", session, url=searxng.url + "/")
         browser.wait_for("Page.loadEventFired")
+        # the person types once the start page has loaded all it asks for: at its load event its
+        # script chunks and manifest are often still loading (in 6 runs of 6), and a request the
+        # search's navigation cuts short may never be reported finished or failed (the one
+        # failure seen: nothing for 30 s while waiting for the network to settle)
+        network_settles(browser)
         type_search_and_press_enter(browser, session, QUERY)
         browser.wait_for("Page.frameNavigated", lambda p: urlsplit(p["frame"]["url"]).path == "/search")
         browser.wait_for("Page.loadEventFired")
