@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import random
 import re
 import secrets
 import shutil
@@ -24,6 +25,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -109,11 +111,47 @@ def install_searx_extensions(repo: Path = REPO) -> list[Path]:
     return installed
 
 
+# Ports a server of the stack is given, below the range the kernel hands out to outgoing
+# connections (Linux's ip_local_port_range, 32768-60999 by default; 49152-65535 on other
+# systems). A port of that range, found free and released, can be taken as the local end of any
+# connection (a client's, a health check's) before the server it was meant for listens on it:
+# in one clean-clone CI run Caddy could not start, "bind: address already in use".
+_PORTS = range(20000, 32768)
+_EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+_given: set[int] = set()  # the ports this process handed out, none handed out twice
+_giving = threading.Lock()
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """A port nothing listens on at ``host`` (an IPv4 or IPv6 address) just now."""
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+    """A port nothing listens on at ``host`` (an IPv4 or IPv6 address) just now, outside the
+    range outgoing connections take their ports from, and not handed out before by this process
+    (the kernel's own pick, from that range, where no other port is free)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    low, high = _ephemeral_ports()
+    candidates = [port for port in _PORTS if not low <= port <= high]
+    with _giving:
+        for port in random.sample(candidates, min(len(candidates), 64)):
+            if port in _given:
+                continue
+            with socket.socket(family) as sock:
+                try:
+                    sock.bind((host, port))
+                except OSError:  # taken
+                    continue
+            _given.add(port)
+            return port
+    with socket.socket(family) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
+
+
+def _ephemeral_ports() -> tuple[int, int]:
+    """The range the kernel takes outgoing connections' ports from (Linux's setting, else the
+    widest default)."""
+    with contextlib.suppress(OSError, ValueError):
+        low, high = (int(n) for n in _EPHEMERAL_RANGE.read_text().split())
+        return low, high
+    return 32768, 65535
 
 
 def find_redis_server() -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -224,3 +225,16 @@ def test_serve_with_replicas_answers_through_caddy_and_starts_a_crashed_replica_
         if serve.poll() is None:
             serve.kill()
             serve.wait()
+
+
+def test_free_ports_lie_outside_the_range_outgoing_connections_take_theirs_from() -> None:
+    """A port found free in that range can become the local end of any connection before its
+    server listens on it; each port handed out is also one a server can bind, and handed out once."""
+    low, high = (int(n) for n in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    ports = [stack.free_port() for _ in range(40)] + [stack.free_port("::1") for _ in range(5)]
+    assert len(set(ports)) == len(ports)
+    assert not [port for port in ports if low <= port <= high], (low, high)
+    for port in ports[:5]:
+        with socket.socket() as server:
+            server.bind(("127.0.0.1", port))
+            server.listen()
