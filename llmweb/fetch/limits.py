@@ -102,12 +102,14 @@ a flate bomb, and no stream whose text we read is near this."""
 
 EXTRACT_MEMORY_BYTES = 224 * 1024 * 1024
 """Address space a worker may grow by while it turns one body into text (its RLIMIT_AS, set
-above its size after the imports). The 5 MB article page needs about 135 MB, the Wrapping
-page above 175 MB; the fetch's whole process tree should stay under 256 MB above rest, and
-the parent holds the body and the text the worker returns beside it: a few copies of at most
-5 MB, or 20 MB for JSON, whose pretty-printed form may grow to four times the body. The parent
-itself never parses or counts the body: a page the worker could not read is described by its
-size, its first and last kilobyte (its type) and what the worker reported it counted."""
+above its size when the job starts, which is at most EXTRACT_WORKER_RETIRE_BYTES above its size
+after the imports). The 5 MB article page needs about 135 MB, the Wrapping page above 175 MB,
+the page of 95,000 marked notes 176-192 MB; the fetch's whole process tree should stay under
+256 MB above rest, and the parent holds the body and the text the worker returns beside it: a
+few copies of at most 5 MB, or 20 MB for JSON, whose pretty-printed form may grow to four
+times the body. The parent itself never parses or counts the body: a page the worker could not
+read is described by its size, its first and last kilobyte (its type) and what the worker
+reported it counted."""
 
 EXTRACT_WORKERS = 2
 """Worker processes extracting at once (and kept warm between calls). Extraction is CPU
@@ -116,7 +118,8 @@ work: more workers than cores only share the same cores, and each may use the me
 EXTRACT_WORKER_RETIRE_BYTES = 64 * 1024 * 1024
 """A worker still this much bigger than at its start after a job (in memory or in address
 space), once it has given freed memory back, exits after its answer and the next call starts a
-fresh one: an idle worker stays small (about 70 MB), and every job has its full memory ceiling."""
+fresh one: an idle worker stays small (about 70 MB), and what earlier jobs left beside the next
+job's full memory ceiling stays within this."""
 
 MIN_TEXT_CHARS = 200
 """Below this much text (visible, or recovered from the page's embedded data) an HTML page
