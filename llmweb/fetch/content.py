@@ -52,7 +52,7 @@ def read_body(
     accepts them. A text and title written twice over in UTF-8 ("itâ€™s") are put back as
     they were written (:mod:`.mojibake`).
     """
-    return _encodable_page(_read_body(body, content_type, url, page_url or url, max_pdf_pages))
+    return _as_written(_read_body(body, content_type, url, page_url or url, max_pdf_pages))
 
 
 def _read_body(
@@ -100,7 +100,9 @@ def _named_type(media: str, kind: str) -> str:
     return {"html": "text/html", "json": "application/json"}.get(kind, "text/plain")
 
 
-def _encodable_page(page: PageText) -> PageText:
+def _as_written(page: PageText) -> PageText:
+    """The page's text and title as they were written (:mod:`.mojibake`), and they and its notes
+    as every UTF-8 writer takes them (:mod:`llmweb.encodable`)."""
     return page._replace(
         text=encodable_text(repair_mojibake(page.text)),
         title=encodable_text(repair_mojibake(page.title)) if page.title else page.title,

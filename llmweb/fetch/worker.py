@@ -420,11 +420,11 @@ def _give_back_memory(resident: int, size: int) -> bool:
     """Return what the job freed to the system, and say whether the worker is back under
     ``resident`` bytes of memory and ``size`` bytes of address space. glibc keeps freed memory
     for reuse: a 5 MB page left a worker 110 MB bigger, of which malloc_trim gives back all but
-    about 15. It gives back the pages, not always the address space, which the next job's
-    ceiling counts: a page of 95,000 marked elements left a worker 43 MB bigger in memory but
-    207 MB in address space, and the next page, which a count refuses in milliseconds, ran out
-    of its 224 MB. A full garbage collection costs 12 ms, so it runs only when trimming alone
-    was not enough."""
+    about 15. It gives back the pages, not always the address space: a page of 95,000 marked
+    elements left a worker 43 MB bigger in memory but 207 MB in address space. The next job's
+    ceiling counts from where it starts, but it may reuse that address space beside its own
+    ceiling, so a worker holding more than ``size`` retires too. A full garbage collection costs
+    12 ms, so it runs only when trimming alone was not enough."""
     trim = getattr(ctypes.CDLL(None), "malloc_trim", None)  # glibc only
     for collect in (False, True):
         if collect:
